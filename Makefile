@@ -1,0 +1,31 @@
+# The verbs people type. Each recipe is a thin wrapper over `uv run --frozen`.
+# uv is installed with pip when it is missing; everything else comes from uv.lock.
+
+UV = $(shell command -v uv 2>/dev/null || echo python3 -m uv)
+RUN = $(UV) run --frozen
+
+.PHONY: setup test lint demo bench wheels clean
+
+setup:
+	@command -v uv >/dev/null 2>&1 || python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
+	$(UV) sync --frozen
+
+test: setup
+	$(RUN) pytest
+
+lint: setup
+	$(RUN) ruff check .
+	$(RUN) ruff format --check .
+	$(RUN) mypy
+
+demo: setup
+	$(RUN) python examples/demo.py
+
+bench: setup
+	$(RUN) python tests/bench/run.py
+
+wheels: setup
+	$(RUN) python tests/support/wheels.py
+
+clean:
+	rm -rf .venv dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,35 @@
+"""mcp-shared: what papers-mcp and research-mcp both need, written once.
+
+- the seed's error format and codes (``ErrorCode``, ``ToolFailure``, ``error_result``)
+- an ``MCPServer`` whose every failure has that format (``GuardedMCPServer``)
+- TTL caches with statistics and single flight (``TTLStatsCache``, ``CacheRegistry``)
+- the batch runner behind the batch-* tools (``run_batch``, ``BatchOptions``)
+- stderr logging and the shared command line (``configure_logging``, ``serve``)
+"""
+
+from .batch import BatchOptions, ProgressFn, run_batch
+from .cache import CacheRegistry, CacheStats, Lookup, TTLStatsCache, cache_key
+from .cli import serve
+from .errors import ErrorCode, ToolFailure, error_result, error_text
+from .logging import configure_logging
+from .server import GuardedMCPServer
+from .validation import describe_validation_error
+
+__all__ = [
+    "BatchOptions",
+    "CacheRegistry",
+    "CacheStats",
+    "ErrorCode",
+    "GuardedMCPServer",
+    "Lookup",
+    "ProgressFn",
+    "TTLStatsCache",
+    "ToolFailure",
+    "cache_key",
+    "configure_logging",
+    "describe_validation_error",
+    "error_result",
+    "error_text",
+    "run_batch",
+    "serve",
+]

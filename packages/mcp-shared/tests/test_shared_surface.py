@@ -1,0 +1,36 @@
+"""The public surface of mcp_shared is pinned: other packages import only these names."""
+
+from __future__ import annotations
+
+import mcp_shared
+
+
+def test_mcp_shared_exports_only_the_documented_names() -> None:
+    assert sorted(mcp_shared.__all__) == [
+        "BatchOptions",
+        "CacheRegistry",
+        "CacheStats",
+        "ErrorCode",
+        "GuardedMCPServer",
+        "Lookup",
+        "ProgressFn",
+        "TTLStatsCache",
+        "ToolFailure",
+        "cache_key",
+        "configure_logging",
+        "describe_validation_error",
+        "error_result",
+        "error_text",
+        "run_batch",
+        "serve",
+    ]
+
+
+def test_error_codes_are_the_five_of_the_seed() -> None:
+    assert [c.value for c in mcp_shared.ErrorCode] == [
+        "VALIDATION_ERROR",
+        "PROCESSING_ERROR",
+        "RESOURCE_ERROR",
+        "DATA_FORMAT_ERROR",
+        "CONFIGURATION_ERROR",
+    ]

@@ -1,0 +1,14 @@
+"""Build the research-mcp server: tool declarations only, each a thin adapter."""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+
+from mcp_shared import GuardedMCPServer
+
+from .settings import Settings
+
+
+def build_server(settings: Settings) -> GuardedMCPServer:
+    server = GuardedMCPServer("research-mcp", version=version("research-mcp"))
+    return server
