@@ -53,10 +53,11 @@ async def server_client(
     args: list[str] | None = None,
     errlog: IO[str] | None = None,
     read_timeout_seconds: float | None = 120,
+    cwd: Path | None = None,
 ) -> AsyncIterator[Client]:
     """``python -m <package>`` over stdio, with a connected, initialised ``Client``."""
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", package, *(args or [])], env=child_environment(env)
+        command=sys.executable, args=["-m", package, *(args or [])], env=child_environment(env), cwd=cwd
     )
     if errlog is not None:
         from mcp.client.stdio import stdio_client
