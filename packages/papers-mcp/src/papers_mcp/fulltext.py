@@ -1,0 +1,70 @@
+"""The full text of a paper: PDF -> markdown -> front / body / references / appendix.
+
+This is the public entry point the server and the local library use. It imports no
+PyMuPDF itself (``convert`` does, lazily), so importing it keeps server start-up fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from . import convert, sections
+
+__all__ = ["EXTRACTOR_VERSION", "PaperText", "extract_paper_text"]
+
+# Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
+EXTRACTOR_VERSION = "1"
+
+_TEXT_FIELDS = ("front", "body", "references", "appendix")
+
+
+@dataclass(frozen=True)
+class PaperText:
+    """A paper's markdown, split so an agent can read only the part it needs."""
+
+    front: str  # what precedes the main text: title, authors, abstract
+    body: str  # first section after the abstract up to the references; no references, no appendix
+    references: str  # the reference list ("" when the paper has none)
+    appendix: str  # appendix sections only ("" when none); also material after the references
+    pages: int
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict, the form the local library stores."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> PaperText:
+        """Rebuild from ``to_dict`` output; raises ``ValueError`` on a malformed mapping (a corrupt cache)."""
+        texts: dict[str, str] = {}
+        for name in _TEXT_FIELDS:
+            value = data.get(name)
+            if not isinstance(value, str):
+                raise ValueError(f"PaperText field {name!r} must be a string, got {type(value).__name__}")
+            texts[name] = value
+        pages = data.get("pages")
+        if not isinstance(pages, int) or isinstance(pages, bool) or pages < 0:
+            raise ValueError(f"PaperText field 'pages' must be a non-negative int, got {pages!r}")
+        return cls(pages=pages, **texts)
+
+
+def extract_paper_text(pdf_path: Path, progress: Callable[[int, int], None] | None = None) -> PaperText:
+    """Convert a born-digital PDF and split it into front, body, references and appendix.
+
+    Synchronous and CPU-bound: the server calls it in a worker thread. ``progress(done_pages,
+    total_pages)`` is called as pages are converted, if given.
+
+    Raises:
+        ToolFailure: DATA_FORMAT_ERROR when the file is not a readable PDF (not a PDF,
+            truncated, encrypted, zero pages). Nothing else is raised for a bad file.
+    """
+    document = convert.convert_pdf(pdf_path, progress)
+    parts = sections.split_document(document)
+    return PaperText(
+        front=parts.front,
+        body=parts.body,
+        references=parts.references,
+        appendix=parts.appendix,
+        pages=document.pages,
+    )
