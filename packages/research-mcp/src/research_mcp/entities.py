@@ -1,0 +1,1063 @@
+"""entity-extract: spaCy NER mapped to research entity types, merged aliases, and relations from the parse.
+
+Type mapping (spaCy label -> our type; documented in the README):
+
+- ``ORG``            -> ``organization`` when the name has an institutional word (University,
+                        Agency, Ministry, ...), else ``company``; known companies are always ``company``
+- ``PERSON``         -> ``person``
+- ``GPE``, ``LOC``, ``FAC`` -> ``location``
+- ``PRODUCT``        -> ``technology`` when it is in the technology lexicon, else ``product``
+- ``EVENT``          -> ``event``
+- technology terms the NER does not tag ("machine learning", "LLMs", "CRISPR") come from a lexicon.
+
+The small English model mislabels proper names now and then (a start-up as a place, a company
+as a person); where a relation fixes the role (people are not acquired, places do not acquire),
+the role wins. Precision over recall: a sentence-initial capitalised word that is not a proper
+noun is never an entity; negated, hedged ("may", "could"), conditional and planned ("plans to")
+statements give no edge.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
+
+__all__ = ["ENTITY_TYPES", "extract_entities", "normalise_entity_types"]
+
+ENTITY_TYPES = ("company", "person", "technology", "location", "organization", "product", "event")
+
+LABEL_TYPES = {
+    "ORG": "company",
+    "PERSON": "person",
+    "GPE": "location",
+    "LOC": "location",
+    "FAC": "location",
+    "PRODUCT": "product",
+    "EVENT": "event",
+}
+
+INSTITUTION_WORDS = {
+    "university",
+    "institute",
+    "institution",
+    "agency",
+    "ministry",
+    "department",
+    "commission",
+    "council",
+    "foundation",
+    "association",
+    "society",
+    "committee",
+    "school",
+    "college",
+    "academy",
+    "administration",
+    "bureau",
+    "office",
+    "parliament",
+    "congress",
+    "senate",
+    "court",
+    "government",
+    "organization",
+    "organisation",
+    "union",
+    "nations",
+    "fund",
+    "laboratory",
+    "laboratories",
+    "lab",
+    "centre",
+    "center",
+    "hospital",
+    "authority",
+    "federation",
+    "consortium",
+    "board",
+    "service",
+    "reserve",
+    "police",
+    "army",
+    "navy",
+    "force",
+    "party",
+    "church",
+}
+KNOWN_COMPANIES = {
+    "microsoft",
+    "google",
+    "alphabet",
+    "openai",
+    "anthropic",
+    "meta",
+    "facebook",
+    "amazon",
+    "apple",
+    "nvidia",
+    "deepmind",
+    "ibm",
+    "intel",
+    "amd",
+    "oracle",
+    "salesforce",
+    "sap",
+    "adobe",
+    "cisco",
+    "samsung",
+    "sony",
+    "tesla",
+    "qualcomm",
+    "arm",
+    "tsmc",
+    "siemens",
+    "netflix",
+    "uber",
+    "airbnb",
+    "stripe",
+    "shopify",
+    "alibaba",
+    "tencent",
+    "baidu",
+    "huawei",
+    "mistral",
+    "cohere",
+    "databricks",
+    "snowflake",
+    "hugging face",
+    "red hat",
+    "activision blizzard",
+    "whole foods",
+    "spacex",
+    "xai",
+    "bytedance",
+    "foxconn",
+    "xiaomi",
+    "nokia",
+    "ericsson",
+    "twitter",
+    "linkedin",
+    "github",
+    "rivian",
+    "palantir",
+    "broadcom",
+    "micron",
+    "asml",
+    "accenture",
+    "deloitte",
+    "mckinsey",
+    "gartner",
+    "inflection",
+    "stability ai",
+    "scale ai",
+    "perplexity",
+    "cerner",
+    "nuance",
+    "vmware",
+    "dell",
+    "hp",
+    "lenovo",
+    "paypal",
+    "visa",
+    "mastercard",
+    "goldman sachs",
+    "jpmorgan",
+    "morgan stanley",
+}
+KNOWN_PRODUCTS = {
+    "chatgpt",
+    "iphone",
+    "ipad",
+    "windows",
+    "azure",
+    "copilot",
+    "gemini",
+    "claude",
+    "llama",
+    "android",
+    "office",
+    "aws",
+    "bard",
+    "alexa",
+    "siri",
+    "playstation",
+    "xbox",
+    "kindle",
+    "pixel",
+    "galaxy",
+}
+TECH_TERMS = (
+    "artificial intelligence",
+    "generative AI",
+    "machine learning",
+    "deep learning",
+    "reinforcement learning",
+    "large language models",
+    "large language model",
+    "LLMs",
+    "LLM",
+    "neural networks",
+    "neural network",
+    "computer vision",
+    "natural language processing",
+    "speech recognition",
+    "quantum computing",
+    "quantum computers",
+    "blockchain",
+    "cloud computing",
+    "edge computing",
+    "Internet of Things",
+    "IoT",
+    "augmented reality",
+    "virtual reality",
+    "robotics",
+    "autonomous driving",
+    "self-driving cars",
+    "semiconductors",
+    "semiconductor",
+    "GPUs",
+    "GPU",
+    "TPUs",
+    "TPU",
+    "CRISPR",
+    "mRNA",
+    "lidar",
+    "5G",
+    "6G",
+    "cryptocurrency",
+    "diffusion models",
+    "transformer models",
+    "transformers",
+    "lithium-ion batteries",
+    "solid-state batteries",
+    "gene therapy",
+    "nuclear fusion",
+    "fusion energy",
+    "solar panels",
+    "electric vehicles",
+    "3D printing",
+    "AI chips",
+    "AI",
+    "NLP",
+    "GPT-4",
+    "GPT-4o",
+    "GPT-3",
+    "GPT-5",
+    "BERT",
+    "RAG",
+    "retrieval-augmented generation",
+    "federated learning",
+    "cybersecurity",
+    "encryption",
+    "microchips",
+    "data centers",
+    "foundation models",
+    "chatbots",
+)
+_TECH_CANONICAL = {
+    "large language model": "large language models",
+    "llm": "LLMs",
+    "llms": "LLMs",
+    "neural network": "neural networks",
+    "semiconductor": "semiconductors",
+    "gpu": "GPUs",
+    "gpus": "GPUs",
+    "tpu": "TPUs",
+    "tpus": "TPUs",
+    "quantum computers": "quantum computing",
+}
+_ACRONYM_TERMS = {t for t in TECH_TERMS if any(c.isupper() for c in t) and " " not in t}
+_TECH_RE = re.compile(
+    r"(?<![\w-])("
+    + "|".join(re.escape(t) for t in sorted(TECH_TERMS, key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+KNOWN_PLACES = {
+    "united states",
+    "us",
+    "u.s.",
+    "usa",
+    "america",
+    "china",
+    "india",
+    "japan",
+    "germany",
+    "france",
+    "united kingdom",
+    "uk",
+    "u.k.",
+    "britain",
+    "england",
+    "scotland",
+    "canada",
+    "mexico",
+    "brazil",
+    "russia",
+    "italy",
+    "spain",
+    "australia",
+    "south korea",
+    "korea",
+    "north korea",
+    "taiwan",
+    "israel",
+    "iran",
+    "saudi arabia",
+    "turkey",
+    "egypt",
+    "nigeria",
+    "south africa",
+    "kenya",
+    "argentina",
+    "chile",
+    "indonesia",
+    "vietnam",
+    "thailand",
+    "singapore",
+    "malaysia",
+    "philippines",
+    "pakistan",
+    "bangladesh",
+    "netherlands",
+    "belgium",
+    "sweden",
+    "norway",
+    "denmark",
+    "finland",
+    "poland",
+    "ukraine",
+    "switzerland",
+    "austria",
+    "ireland",
+    "portugal",
+    "greece",
+    "europe",
+    "asia",
+    "africa",
+    "latin america",
+    "new york",
+    "london",
+    "paris",
+    "tokyo",
+    "beijing",
+    "shanghai",
+    "berlin",
+    "san francisco",
+    "silicon valley",
+    "seattle",
+    "boston",
+    "california",
+    "texas",
+    "washington",
+    "hong kong",
+    "shenzhen",
+    "bangalore",
+    "toronto",
+    "sydney",
+    "dubai",
+    "zurich",
+    "munich",
+    "amsterdam",
+    "seoul",
+    "mumbai",
+}
+LEGAL_SUFFIXES = {
+    "inc",
+    "incorporated",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "ltd",
+    "limited",
+    "llc",
+    "plc",
+    "ag",
+    "gmbh",
+    "sa",
+    "nv",
+    "bv",
+    "holdings",
+    "group",
+    "lp",
+    "llp",
+    "se",
+}
+
+# verb lemma -> (relation, how it attaches): "dobj" direct object, a preposition, or "founder"
+VERB_RELATIONS: dict[str, tuple[str, frozenset[str]]] = {
+    "acquire": ("acquires", frozenset({"dobj"})),
+    "buy": ("acquires", frozenset({"dobj"})),
+    "purchase": ("acquires", frozenset({"dobj"})),
+    "absorb": ("acquires", frozenset({"dobj"})),
+    "invest": ("invests_in", frozenset({"in", "into"})),
+    "fund": ("invests_in", frozenset({"dobj"})),
+    "finance": ("invests_in", frozenset({"dobj"})),
+    "partner": ("partners_with", frozenset({"with"})),
+    "collaborate": ("partners_with", frozenset({"with"})),
+    "ally": ("partners_with", frozenset({"with"})),
+    "team": ("partners_with", frozenset({"with"})),
+    "compete": ("competes_with", frozenset({"with", "against"})),
+    "rival": ("competes_with", frozenset({"dobj"})),
+    "merge": ("merges_with", frozenset({"with"})),
+    "found": ("founded_by", frozenset({"dobj"})),
+    "cofound": ("founded_by", frozenset({"dobj"})),
+    "co-found": ("founded_by", frozenset({"dobj"})),
+    "establish": ("founded_by", frozenset({"dobj"})),
+    "develop": ("develops", frozenset({"dobj"})),
+    "build": ("develops", frozenset({"dobj"})),
+    "design": ("develops", frozenset({"dobj"})),
+    "create": ("develops", frozenset({"dobj"})),
+    "launch": ("launches", frozenset({"dobj"})),
+    "release": ("launches", frozenset({"dobj"})),
+    "unveil": ("launches", frozenset({"dobj"})),
+    "introduce": ("launches", frozenset({"dobj"})),
+    "sue": ("sues", frozenset({"dobj"})),
+    "own": ("owns", frozenset({"dobj"})),
+    "supply": ("supplies", frozenset({"dobj"})),
+    "hire": ("hires", frozenset({"dobj"})),
+    "lead": ("leads", frozenset({"dobj"})),
+    "head": ("leads", frozenset({"dobj"})),
+    "license": ("licenses", frozenset({"dobj"})),
+    "use": ("uses", frozenset({"dobj"})),
+    "adopt": ("uses", frozenset({"dobj"})),
+    "deploy": ("uses", frozenset({"dobj"})),
+}
+SYMMETRIC = {"partners_with", "competes_with", "merges_with"}
+# founded_by is stated from the company's side: "X founded Y" is Y founded_by X
+REVERSED = {"founded_by"}
+HEDGING_AUX = {"may", "might", "could", "would", "should", "can", "must"}
+COMMITMENT_HEADS = {"agree", "complete", "finalize", "finalise", "close"}
+DENIAL_HEADS = {"deny", "refute", "reject", "dispute"}
+SPECULATIVE_HEADS = {
+    "expect", "plan", "intend", "hope", "want", "seek", "consider", "aim", "try", "attempt", "propose",
+    "speculate", "predict", "forecast", "anticipate", "rumor", "rumour", "wish", "explore", "threaten",
+    "refuse", "decline", "fail", "deny", "doubt", "suggest", "hint", "discuss", "weigh", "mull",
+}
+CONDITIONAL_MARKS = {"if", "whether", "unless"}
+NEGATIVE_DETS = {"no", "neither", "never"}
+
+BASE_CONFIDENCE = {
+    "active_dobj": 0.85,
+    "active_prep": 0.8,
+    "passive_agent": 0.8,
+    "sold_to": 0.7,
+    "reciprocal_subjects": 0.7,
+    "agreed_to": 0.55,
+    "nominal": 0.6,
+}
+
+
+def normalise_entity_types(raw: Sequence[str] | None) -> tuple[str, ...]:
+    """Requested types, lower-cased and de-duplicated (None means all).
+
+    Raises:
+        ValueError: an unknown type; the message lists the known ones.
+    """
+    if raw is None:
+        return ENTITY_TYPES
+    out: list[str] = []
+    unknown: list[str] = []
+    for item in raw:
+        name = item.strip().lower()
+        if name in ENTITY_TYPES:
+            if name not in out:
+                out.append(name)
+        else:
+            unknown.append(item)
+    if unknown:
+        raise ValueError(f"unknown entity type(s) {unknown}; expected any of {list(ENTITY_TYPES)}")
+    if not out:
+        raise ValueError(f"entity_types is empty; expected any of {list(ENTITY_TYPES)}")
+    return tuple(out)
+
+
+@dataclass
+class _Mention:
+    start: int  # token offsets
+    end: int
+    text: str
+    type: str
+    label: str
+    char_start: int
+    char_end: int
+    from_ner: bool
+    strong_type: bool = False  # decided by a gazetteer, not guessed
+    group: int = -1
+
+
+@dataclass
+class _Group:
+    mentions: list[_Mention] = field(default_factory=list)
+    role_types: Counter[str] = field(default_factory=Counter)
+
+
+def _strip_name(text: str) -> str:
+    text = re.sub(r"(?i)^the\s+", "", text.strip())
+    text = re.sub(r"[’']s$", "", text)
+    return text.strip(" ,.;:-\"'()[]")
+
+
+def _key(text: str) -> str:
+    """Alias key: lower case, no punctuation, no legal suffix ("Microsoft Corp." -> "microsoft")."""
+    words = re.sub(r"[^\w\s&-]", " ", text.lower()).split()
+    while len(words) > 1 and words[-1] in LEGAL_SUFFIXES:
+        words.pop()
+    return " ".join(words)
+
+
+def _has_legal_suffix(text: str) -> bool:
+    words = re.sub(r"[^\w\s&-]", " ", text.lower()).split()
+    return len(words) > 1 and words[-1] in LEGAL_SUFFIXES
+
+
+def _org_type(text: str) -> tuple[str, bool]:
+    key = _key(text)
+    if key in KNOWN_COMPANIES or _has_legal_suffix(text):
+        return "company", True
+    words = set(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    if words & INSTITUTION_WORDS:
+        return "organization", True
+    return "company", False
+
+
+def _is_sentence_initial_common_word(span: Span) -> bool:
+    """ "Despite", "Revenue", "Analysts" at the start of a sentence are capitalised words, not names."""
+    first = span[0]
+    if not first.is_sent_start:
+        return False
+    if len(span) == 1:
+        return first.pos_ != "PROPN" or first.is_stop or first.text.lower() in {"today", "yesterday"}
+    return first.pos_ not in {"PROPN", "NUM"} and first.is_stop
+
+
+def _ner_mentions(doc: Doc) -> list[_Mention]:
+    mentions: list[_Mention] = []
+    for ent in doc.ents:
+        base = LABEL_TYPES.get(ent.label_)
+        if base is None:
+            continue
+        span = ent
+        while len(span) > 1 and (span[0].lower_ == "the" or span[0].is_punct):
+            span = span[1:]
+        while len(span) > 1 and (span[-1].tag_ == "POS" or span[-1].is_punct and span[-1].text != "."):
+            span = span[:-1]
+        text = _strip_name(span.text)
+        if len(text) < 2 or not any(c.isupper() for c in text) or not any(c.isalpha() for c in text):
+            continue
+        if _is_sentence_initial_common_word(span):
+            continue
+        strong = False
+        etype = base
+        key = _key(text)
+        if ent.label_ == "ORG" or key in KNOWN_COMPANIES:
+            etype, strong = _org_type(text)
+        if key in KNOWN_PRODUCTS:
+            etype, strong = "product", True
+        if ent.label_ in {"GPE", "LOC"} and key in KNOWN_PLACES:
+            strong = True
+        if ent.label_ == "PRODUCT" and _TECH_RE.fullmatch(text):
+            etype, strong = "technology", True
+        mentions.append(
+            _Mention(
+                span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
+            )
+        )
+    return mentions
+
+
+def _tech_mentions(doc: Doc, taken: set[int]) -> list[_Mention]:
+    out: list[_Mention] = []
+    for match in _TECH_RE.finditer(doc.text):
+        surface = match.group(0)
+        if surface in _ACRONYM_TERMS or surface.upper() == surface:
+            if surface not in _ACRONYM_TERMS:
+                continue
+        elif not any(surface.lower() == t.lower() for t in TECH_TERMS):
+            continue
+        span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if span is None or any(i in taken for i in range(span.start, span.end)):
+            continue
+        lowered = surface.lower()
+        canonical = _TECH_CANONICAL.get(lowered)
+        if canonical is None:
+            canonical = next(t for t in TECH_TERMS if t.lower() == lowered)
+        out.append(
+            _Mention(
+                span.start,
+                span.end,
+                canonical,
+                "technology",
+                "LEXICON",
+                match.start(),
+                match.end(),
+                False,
+                True,
+            )
+        )
+    return out
+
+
+def _propn_span(tok: Token) -> tuple[int, int] | None:
+    """The proper-noun phrase headed by ``tok`` (its compound/flat PROPN modifiers), or None."""
+    capitalised_name = tok.text[:1].isupper() and not tok.is_sent_start and not tok.is_stop and tok.is_alpha is not False
+    if tok.pos_ != "PROPN" and not (capitalised_name and tok.pos_ in {"NOUN", "ADJ", "ADV", "X"}):
+        return None
+    start = tok.i
+    for left in reversed(list(tok.lefts)):
+        if left.dep_ in {"compound", "flat", "nmod"} and left.pos_ == "PROPN" and left.i == start - 1:
+            start = left.i
+        else:
+            break
+    return start, tok.i + 1
+
+
+class _Index:
+    """Mentions of one document, grouped into entities by alias."""
+
+    def __init__(self, doc: Doc, mentions: list[_Mention]) -> None:
+        self.doc = doc
+        self.mentions = mentions
+        self.by_token: dict[int, _Mention] = {}
+        for m in mentions:
+            for i in range(m.start, m.end):
+                self.by_token[i] = m
+        self.groups: list[_Group] = []
+
+    def mention_for(self, tok: Token) -> tuple[_Mention, bool] | None:
+        """The mention covering ``tok``; an un-tagged proper noun becomes a new mention (flagged False)."""
+        found = self.by_token.get(tok.i)
+        if found is not None:
+            return found, True
+        bounds = _propn_span(tok)
+        if bounds is None:
+            return None
+        span = self.doc[bounds[0] : bounds[1]]
+        if _is_sentence_initial_common_word(span) or any(i in self.by_token for i in range(*bounds)):
+            return None
+        text = _strip_name(span.text)
+        if len(text) < 2:
+            return None
+        etype, strong = _org_type(text)
+        if _key(text) in KNOWN_PRODUCTS:
+            etype, strong = "product", True
+        mention = _Mention(
+            span.start, span.end, text, etype, "PROPN", span.start_char, span.end_char, False, strong
+        )
+        self.mentions.append(mention)
+        for i in range(mention.start, mention.end):
+            self.by_token[i] = mention
+        return mention, False
+
+
+def _group_mentions(index: _Index) -> None:
+    """Merge aliases: legal suffixes, acronyms in parentheses, surnames of full names."""
+    groups: dict[str, int] = {}
+    ordered = sorted(index.mentions, key=lambda m: m.start)
+    persons_by_last: dict[str, set[int]] = {}
+    for m in ordered:
+        key = _key(m.text)
+        gid = groups.get(key)
+        if gid is None:
+            gid = len(index.groups)
+            index.groups.append(_Group())
+            groups[key] = gid
+        m.group = gid
+        index.groups[gid].mentions.append(m)
+        words = key.split()
+        if m.type == "person" and len(words) >= 2:
+            persons_by_last.setdefault(words[-1], set()).add(gid)
+    # "International Business Machines (IBM)": the acronym joins the long name
+    text = index.doc.text
+    for m in ordered:
+        after = text[m.char_end : m.char_end + 12]
+        acronym = re.match(r"\s*\(([A-Z][A-Za-z&]{1,9})\)", after)
+        if acronym:
+            initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", m.text) if w[0].isupper())
+            target = groups.get(_key(acronym.group(1)))
+            if target is not None and initials.upper() == acronym.group(1).upper().rstrip("S"):
+                _merge(index, into=m.group, other=target)
+    # "Nadella" after "Satya Nadella": a lone surname joins the only person with that surname
+    for m in ordered:
+        words = _key(m.text).split()
+        if len(words) == 1 and m.type in {"person", "company"}:
+            candidates = persons_by_last.get(words[0], set()) - {m.group}
+            if len(candidates) == 1 and m.label in {"PERSON", "PROPN"}:
+                _merge(index, into=next(iter(candidates)), other=m.group)
+
+
+def _merge(index: _Index, *, into: int, other: int) -> None:
+    if into == other:
+        return
+    target, source = index.groups[into], index.groups[other]
+    if not source.mentions:
+        return
+    for m in source.mentions:
+        m.group = into
+    target.mentions.extend(source.mentions)
+    target.role_types.update(source.role_types)
+    source.mentions = []
+
+
+@dataclass
+class _Edge:
+    source: int
+    target: int
+    relation: str
+    confidence: float
+    pattern: str
+    sentence: Span
+    modality: str = "asserted"
+
+
+def _expand_conj(tok: Token) -> list[tuple[Token, bool]]:
+    """``tok`` and the tokens conjoined with it ("A and B"); the flag says whether it came from a conjunction."""
+    out = [(tok, False)]
+    stack = [c for c in tok.children if c.dep_ == "conj"]
+    while stack:
+        nxt = stack.pop(0)
+        out.append((nxt, True))
+        stack.extend(c for c in nxt.children if c.dep_ == "conj")
+    return out
+
+
+def _is_negated(verb: Token) -> bool:
+    return any(
+        c.dep_ == "neg" or c.lower_ in {"never", "not", "n't"} and c.dep_ == "advmod" for c in verb.children
+    )
+
+
+def _hedged(verb: Token) -> bool:
+    return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in HEDGING_AUX for c in verb.children)
+
+
+def _future(verb: Token) -> bool:
+    return any(c.dep_ == "aux" and c.lower_ in {"will", "'ll", "shall"} for c in verb.children)
+
+
+def _verb_context(verb: Token) -> tuple[Token, float, str | None] | None:
+    """The verb whose subject and polarity apply, a confidence adjustment and a modality; None to skip.
+
+    Walks up coordination ("acquired X and invested in Y" share a subject and a "not") and one
+    level of "agreed to"; anything planned, hedged, denied or conditional gives None.
+    """
+    adjust = 0.0
+    modality: str | None = None
+    cur = verb
+    while True:
+        if _is_negated(cur) or _hedged(cur):
+            return None
+        if any(c.dep_ == "mark" and c.lower_ in CONDITIONAL_MARKS for c in cur.children):
+            return None
+        if cur.dep_ == "ccomp" and (cur.head.lemma_ in DENIAL_HEADS or _is_negated(cur.head)):
+            return None
+        if cur.dep_ in {"xcomp", "ccomp", "advcl"} and cur.head.lemma_ in SPECULATIVE_HEADS:
+            return None
+        if _future(cur):
+            adjust -= 0.15
+            modality = "future"
+        has_subject = any(c.dep_ in {"nsubj", "nsubjpass"} for c in cur.children)
+        if has_subject:
+            return cur, adjust, modality
+        if cur.dep_ == "conj" and cur.head.pos_ in {"VERB", "AUX"}:
+            cur = cur.head
+            adjust -= 0.05
+            continue
+        if cur.dep_ == "xcomp" and cur.head.lemma_ in COMMITMENT_HEADS:
+            cur = cur.head
+            modality = "agreed"
+            adjust -= 0.3
+            continue
+        if cur.dep_ == "relcl":
+            return cur, adjust - 0.05, modality
+        return None
+
+
+def _subjects(holder: Token, verb: Token, deps: set[str]) -> list[tuple[Token, bool]]:
+    subs: list[tuple[Token, bool]] = []
+    for c in holder.children:
+        if c.dep_ in deps:
+            if c.tag_ in {"WDT", "WP"} and holder.dep_ == "relcl":
+                subs.extend(_expand_conj(holder.head))
+            elif not any(d.lower_ in NEGATIVE_DETS for d in c.children if d.dep_ == "det"):
+                subs.extend(_expand_conj(c))
+    if not subs and holder.dep_ == "relcl":
+        subs.extend(_expand_conj(holder.head))
+    return subs
+
+
+def _prep_objects(verb: Token, preps: Iterable[str]) -> list[tuple[Token, bool]]:
+    allowed = set(preps)
+    objs: list[tuple[Token, bool]] = []
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ in allowed:
+            for pobj in prep.children:
+                if pobj.dep_ == "pobj":
+                    objs.extend(_expand_conj(pobj))
+    return objs
+
+
+def _dobjs(verb: Token) -> list[tuple[Token, bool]]:
+    objs: list[tuple[Token, bool]] = []
+    for c in verb.children:
+        if c.dep_ == "dobj" and not any(d.lower_ in NEGATIVE_DETS for d in c.children if d.dep_ == "det"):
+            objs.extend(_expand_conj(c))
+    return objs
+
+
+def _lemma(verb: Token) -> str:
+    lemma = verb.lemma_.lower()
+    if lemma == "found" and verb.lower_.startswith("co"):
+        return "cofound"
+    if verb.i >= 2 and verb.doc[verb.i - 1].text == "-" and verb.doc[verb.i - 2].lower_ == "co":
+        return "cofound"
+    return lemma
+
+
+def _relations(index: _Index, sent: Span) -> list[_Edge]:
+    edges: list[_Edge] = []
+    if sent.text.rstrip().endswith("?"):
+        return edges
+    for verb in sent:
+        if verb.pos_ not in {"VERB", "NOUN", "AUX"}:
+            continue
+        spec = VERB_RELATIONS.get(_lemma(verb))
+        if spec is None and not (verb.lemma_.lower() == "sell"):
+            continue
+        if verb.pos_ == "NOUN" and verb.dep_ != "ROOT":
+            continue
+        context = _verb_context(verb)
+        if context is None:
+            continue
+        holder, adjust, modality = context
+        passive = any(c.dep_ in {"nsubjpass", "auxpass"} for c in verb.children) or (
+            holder is not verb and any(c.dep_ == "nsubjpass" for c in holder.children)
+        )
+        if verb.lemma_.lower() == "sell":
+            edges.extend(_sold_to(index, verb, holder, sent, adjust))
+            continue
+        assert spec is not None
+        relation, attach = spec
+        pairs: list[tuple[Token, bool, Token, bool, str]] = []
+        if passive:
+            patients = _subjects(holder, verb, {"nsubjpass"})
+            agents: list[tuple[Token, bool]] = []
+            for c in verb.children:
+                if c.dep_ == "agent":
+                    for pobj in c.children:
+                        if pobj.dep_ == "pobj":
+                            agents.extend(_expand_conj(pobj))
+            if "dobj" not in attach:
+                # "OpenAI was invested in by Microsoft" is rare; prepositional passives give no edge
+                continue
+            for a, ac in agents:
+                for p, pc in patients:
+                    pairs.append((a, ac, p, pc, "passive_agent"))
+        else:
+            subjects = _subjects(holder, verb, {"nsubj"})
+            objects: list[tuple[Token, bool]] = []
+            pattern = "active_dobj"
+            if "dobj" in attach:
+                objects = _dobjs(verb)
+            preps = attach - {"dobj"}
+            if preps:
+                objects += _prep_objects(verb, preps)
+                pattern = "active_prep" if not objects or "dobj" not in attach else pattern
+            if not objects and relation in SYMMETRIC and len(subjects) >= 2:
+                first, rest = subjects[0], subjects[1:]
+                for other, _ in rest:
+                    pairs.append((first[0], False, other, False, "reciprocal_subjects"))
+            for s, sc in subjects:
+                for o, oc in objects:
+                    pairs.append((s, sc, o, oc, pattern))
+        for s, sc, o, oc, pattern in pairs:
+            edge = _edge(index, s, o, relation, pattern, sent, adjust - 0.05 * (sc + oc), modality)
+            if edge is not None:
+                edges.append(edge)
+    return edges
+
+
+def _sold_to(index: _Index, verb: Token, holder: Token, sent: Span, adjust: float) -> list[_Edge]:
+    """ "X sold Y to Z" is Z acquires Y."""
+    out: list[_Edge] = []
+    if any(c.dep_ in {"nsubjpass", "auxpass"} for c in verb.children):
+        return out
+    for buyer, bc in _prep_objects(verb, ["to"]):
+        for item, ic in _dobjs(verb):
+            edge = _edge(index, buyer, item, "acquires", "sold_to", sent, adjust - 0.05 * (bc + ic), None)
+            if edge is not None:
+                out.append(edge)
+    return out
+
+
+ROLE_TYPES = {
+    # relation -> (source role type, target role type); None keeps the NER guess
+    "acquires": ("company", "company"),
+    "invests_in": (None, None),
+    "partners_with": ("company", "company"),
+    "competes_with": ("company", "company"),
+    "merges_with": ("company", "company"),
+    "founded_by": ("company", "person"),
+    "develops": (None, None),
+    "launches": (None, None),
+}
+
+
+def _edge(
+    index: _Index,
+    s: Token,
+    o: Token,
+    relation: str,
+    pattern: str,
+    sent: Span,
+    adjust: float,
+    modality: str | None,
+) -> _Edge | None:
+    src = index.mention_for(s)
+    dst = index.mention_for(o)
+    if src is None or dst is None:
+        return None
+    (src_m, src_tagged), (dst_m, dst_tagged) = src, dst
+    if relation in REVERSED:
+        src_m, dst_m = dst_m, src_m
+        src_tagged, dst_tagged = dst_tagged, src_tagged
+    confidence = BASE_CONFIDENCE[pattern] + adjust - 0.1 * ((not src_tagged) + (not dst_tagged))
+    if modality == "agreed":
+        confidence = min(confidence, BASE_CONFIDENCE["agreed_to"])
+    roles = ROLE_TYPES.get(relation, (None, None))
+    for m, role in ((src_m, roles[0]), (dst_m, roles[1])):
+        if role is not None and not m.strong_type:
+            m.type = _role_type(m, role)
+    edge = _Edge(-1, -1, relation, round(max(0.3, min(0.95, confidence)), 2), pattern, sent, modality or "asserted")
+    edge.source, edge.target = id(src_m), id(dst_m)
+    return edge
+
+
+def _role_type(m: _Mention, role: str) -> str:
+    """Reconcile the NER label with the role a relation gives a mention."""
+    if role == "company":
+        if m.type in {"person", "location"} and _key(m.text) not in KNOWN_PLACES:
+            return (
+                "company" if m.type == "location" or m.label != "PERSON" or m.end - m.start != 2 else m.type
+            )
+        return m.type if m.type in {"company", "organization", "product"} else "company"
+    if role == "person":
+        words = m.text.split()
+        if m.type in {"company", "location"} and 2 <= len(words) <= 3 and all(w[:1].isupper() for w in words):
+            if not _has_legal_suffix(m.text) and _key(m.text) not in KNOWN_COMPANIES:
+                return "person"
+        return m.type
+    return m.type
+
+
+def _canonical(mentions: list[_Mention], etype: str) -> str:
+    texts = [m.text for m in mentions]
+    if etype == "person":
+        return max(texts, key=lambda t: (len(t.split()), texts.count(t)))
+    plain = [t for t in texts if not _has_legal_suffix(t)]
+    pool = plain or texts
+    counts = Counter(pool)
+    first_seen = {t: i for i, t in reversed(list(enumerate(pool)))}
+    return max(counts, key=lambda t: (counts[t], -first_seen[t]))
+
+
+def extract_entities(
+    doc: Doc, entity_types: Sequence[str] | None = None, extract_relations: bool = True
+) -> dict[str, Any]:
+    """Entities of the requested types, with merged aliases, and (optionally) relation edges between them."""
+    started = time.perf_counter()
+    wanted = normalise_entity_types(entity_types)
+    mentions = _ner_mentions(doc)
+    taken = {i for m in mentions for i in range(m.start, m.end)}
+    mentions += _tech_mentions(doc, taken)
+    index = _Index(doc, mentions)
+    raw_edges: list[_Edge] = []
+    if extract_relations:
+        for sent in doc.sents:
+            raw_edges.extend(_relations(index, sent))
+    _group_mentions(index)
+
+    by_id = {id(m): m for m in index.mentions}
+    entities: list[dict[str, Any]] = []
+    group_names: dict[int, str] = {}
+    group_types: dict[int, str] = {}
+    for gid, group in enumerate(index.groups):
+        if not group.mentions:
+            continue
+        strong = [m.type for m in group.mentions if m.strong_type]
+        votes = Counter(strong or [m.type for m in group.mentions])
+        etype = votes.most_common(1)[0][0]
+        name = _canonical(group.mentions, etype)
+        group_names[gid], group_types[gid] = name, etype
+        if etype not in wanted:
+            continue
+        aliases = sorted({m.text for m in group.mentions} - {name})
+        ner_share = sum(m.from_ner or m.strong_type for m in group.mentions) / len(group.mentions)
+        entities.append(
+            {
+                "name": name,
+                "type": etype,
+                "aliases": aliases,
+                "description": None,
+                "mentions": len(group.mentions),
+                "confidence": round(
+                    0.6 + 0.3 * ner_share + (0.05 if any(m.strong_type for m in group.mentions) else 0), 2
+                ),
+                "spacy_labels": sorted({m.label for m in group.mentions}),
+                "offsets": [
+                    [m.char_start, m.char_end] for m in sorted(group.mentions, key=lambda m: m.start)
+                ][:20],
+            }
+        )
+
+    edges: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for e in raw_edges:
+        src, dst = by_id[e.source], by_id[e.target]
+        if src.group == dst.group:
+            continue
+        if group_types.get(src.group) not in wanted or group_types.get(dst.group) not in wanted:
+            continue
+        s_name, t_name = group_names[src.group], group_names[dst.group]
+        if e.relation in SYMMETRIC and s_name > t_name:
+            s_name, t_name = t_name, s_name
+        key = (s_name, e.relation, t_name)
+        existing = seen.get(key)
+        if existing is not None:
+            existing["confidence"] = max(existing["confidence"], e.confidence)
+            existing["occurrences"] += 1
+            continue
+        item = {
+            "source": s_name,
+            "target": t_name,
+            "relation": e.relation,
+            "confidence": e.confidence,
+            "evidence": e.sentence.text.strip(),
+            "evidence_start": e.sentence.start_char,
+            "evidence_end": e.sentence.start_char + len(e.sentence.text.rstrip()),
+            "pattern": e.pattern,
+            "modality": e.modality,
+            "occurrences": 1,
+        }
+        seen[key] = item
+        edges.append(item)
+    entities.sort(key=lambda x: min(o[0] for o in x["offsets"]))
+    return {
+        "entities": entities,
+        "edges": edges,
+        "metadata": {
+            "total_entities": len(entities),
+            "total_relationships": len(edges),
+            "entity_types": list(wanted),
+            "relations_extracted": extract_relations,
+            "processing_time_ms": round((time.perf_counter() - started) * 1000, 2),
+        },
+    }
