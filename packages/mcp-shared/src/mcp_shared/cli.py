@@ -2,23 +2,46 @@
 
 ``build`` is called only after the arguments are parsed, so ``--help`` and ``--version``
 answer without importing anything heavy.
+
+Shutdown is part of the contract with MCP clients: a client ends a stdio server by
+closing its stdin or by sending SIGTERM, and a supervisor ends an HTTP server with
+SIGTERM. Each ends the process promptly with exit status 0. The SDK reads stdin in a
+worker thread that cancellation cannot interrupt, so on POSIX the stdio transport gets a
+stdin reader that waits on the event loop instead; an HTTP server whose stdin is a pipe
+also stops when that pipe closes (its parent went away), so it never outlives the
+client that started it.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import logging
+import os
 import signal
-from collections.abc import Callable, Sequence
+import stat
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
+import anyio
+import uvicorn
 from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
 
 from .logging import configure_logging
 
 __all__ = ["serve"]
 
 logger = logging.getLogger(__name__)
+
+HTTP_GRACEFUL_SHUTDOWN_SECONDS = 3
+"""How long open HTTP streams (a client's GET event stream) may delay an HTTP shutdown."""
+
+_READ_CHUNK = 65536
 
 
 def _parser(prog: str, version: str, description: str) -> argparse.ArgumentParser:
@@ -28,7 +51,7 @@ def _parser(prog: str, version: str, description: str) -> argparse.ArgumentParse
         "--transport",
         choices=["stdio", "http"],
         default="stdio",
-        help="stdio (default, for MCP clients that start the server) or http (streamable HTTP)",
+        help="stdio (default, for MCP clients that start the server) or http (streamable HTTP on /mcp)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
@@ -41,8 +64,139 @@ def _parser(prog: str, version: str, description: str) -> argparse.ArgumentParse
     return parser
 
 
-def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
+def _fd_mode(fd: int) -> int:
+    try:
+        return os.fstat(fd).st_mode
+    except OSError:
+        return 0
+
+
+def _watchable(fd: int) -> bool:
+    """Whether the event loop can wait on ``fd``: a pipe, socket or terminal (not a file, not /dev/null)."""
+    if sys.platform == "win32":
+        return False
+    mode = _fd_mode(fd)
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
+
+
+def _is_pipe(fd: int) -> bool:
+    return sys.platform != "win32" and stat.S_ISFIFO(_fd_mode(fd))
+
+
+class _LoopStdin(anyio.AsyncFile[str]):
+    """Lines from a pipe, read when the event loop says it is readable: cancellable, unlike a thread."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__(io.StringIO())  # a placeholder: readline() below reads the descriptor itself
+        self._fd = fd
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._pending = ""
+        self._eof = False
+
+    async def readline(self) -> str:
+        while True:
+            newline = self._pending.find("\n")
+            if newline >= 0:
+                line, self._pending = self._pending[: newline + 1], self._pending[newline + 1 :]
+                return line
+            if self._eof:
+                line, self._pending = self._pending, ""
+                return line
+            await anyio.wait_readable(self._fd)
+            try:
+                chunk = os.read(self._fd, _READ_CHUNK)
+            except BlockingIOError:
+                continue
+            self._eof = not chunk
+            self._pending += self._decoder.decode(chunk, final=self._eof)
+
+
+@contextmanager
+def _claimed_stdin() -> Iterator[int]:
+    """Move the wire off fd 0 to a private descriptor; fd 0 reads /dev/null meanwhile.
+
+    As the SDK does for its own reader: a child process or library that reads stdin then
+    sees EOF instead of eating protocol messages.
+    """
+    import fcntl  # POSIX only; _watchable() is False on Windows, so this never runs there
+
+    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(devnull, 0)
+    finally:
+        os.close(devnull)
+    try:
+        yield private
+    finally:
+        os.dup2(private, 0)
+        os.close(private)
+
+
+async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            logger.info("%s received: shutting down", signal.Signals(signum).name)
+            scope.cancel()
+            return
+
+
+async def _serve_stdio(server: MCPServer[Any]) -> None:
+    """Serve stdio until stdin closes or SIGTERM/SIGINT arrives."""
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_cancel_on_signal, tg.cancel_scope)
+        if _watchable(0):
+            with _claimed_stdin() as fd:
+                async with stdio_server(stdin=_LoopStdin(fd)) as (read_stream, write_stream):
+                    lowlevel = (
+                        server._lowlevel_server
+                    )  # the public run_stdio_async() hard-wires the thread reader
+                    await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+        else:
+            await server.run_stdio_async()
+        logger.info("stdin closed: shutting down")
+        tg.cancel_scope.cancel()
+
+
+async def _stop_when_stdin_closes(http: uvicorn.Server) -> None:
+    """Stop the HTTP server once its parent closes our stdin pipe (the parent is gone)."""
+    while True:
+        await anyio.wait_readable(0)
+        try:
+            if os.read(0, _READ_CHUNK):
+                continue
+        except BlockingIOError:
+            continue
+        logger.info("stdin closed: shutting down")
+        http.should_exit = True
+        return
+
+
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
+    """Until the event loop runs (imports, building the server), SIGTERM simply ends the process."""
     raise SystemExit(0)
+
+
+def _ignore_signal(signum: int, frame: FrameType | None) -> None:
+    """uvicorn handles SIGTERM/SIGINT while serving and re-raises them after; by then we are done."""
+
+
+async def _serve_http(server: MCPServer[Any], host: str, port: int, stateless: bool, verbosity: int) -> None:
+    app = server.streamable_http_app(stateless_http=stateless, host=host)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level={0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG),
+        log_config=None,  # keep our stderr handler; do not let uvicorn install its own
+        timeout_graceful_shutdown=HTTP_GRACEFUL_SHUTDOWN_SECONDS,
+    )
+    http = uvicorn.Server(config)
+    async with anyio.create_task_group() as tg:
+        if _is_pipe(0):
+            tg.start_soon(_stop_when_stdin_closes, http)
+        await http.serve()
+        tg.cancel_scope.cancel()
 
 
 def serve(
@@ -57,13 +211,16 @@ def serve(
     """Parse ``argv``, configure stderr logging, build the server and run it until stopped."""
     args = _parser(prog, version, description).parse_args(argv)
     configure_logging(args.verbose, env_var=log_env_var)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    server = build()
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
+        server = build()
         if args.transport == "stdio":
-            server.run("stdio")
+            anyio.run(_serve_stdio, server)
         else:
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, _ignore_signal)
             logger.info("%s serving streamable HTTP on http://%s:%d/mcp", prog, args.host, args.port)
-            server.run("streamable-http", host=args.host, port=args.port, stateless_http=args.stateless)
+            anyio.run(_serve_http, server, args.host, args.port, args.stateless, args.verbose)
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl-C before the event loop took over the signal
+    logger.info("%s stopped", prog)
