@@ -420,10 +420,14 @@ def extract_from_doc(
         value_kind = kind
         if (
             kind == "percentage"
-            and direction
-            and not re.search(r"\bto\s*$", before)
-            and (direction or _GROWTH_CONTEXT_RE.search(text[sent.start_char : sent.end_char]))
-        ):
+            and v.low is None
+            and not re.search(r"\b(?:to|at|of|was|is|were|are)\s*$", before)
+            and (
+                direction
+                or _GROWTH_CONTEXT_RE.search(text[v.end : line_end][:40])
+                or _GROWTH_CONTEXT_RE.search(text[max(line_start, v.start - 40) : v.start])
+            )
+        ) or (kind == "percentage" and v.low is None and about.attribute in _CHANGE_NOUNS):
             value_kind = "growth"
         attribute = _attribute(about, value_kind, direction, span, kind)
         typed = kind in ("currency", "percentage", "percentage_points", "count") or v.unit is not None

@@ -1,0 +1,567 @@
+"""conflict-detect: find facts from different sources that contradict each other.
+
+Facts are grouped by normalised entity and attribute (case, whitespace, punctuation, articles,
+simple plurals) and, where known, period; then like is compared with like: currency with the
+same currency, percentage with percentage, counts with counts, dates with dates, text with text.
+Values that differ only because they are about different periods or in different currencies
+are not contradictions: they are listed under ``explained_differences`` with the reason in
+``possible_explanation``, and never counted in ``total_conflicts``.
+
+Numbers are compared by relative difference (see ``difference_percentage``)::
+
+    difference_percentage = 100 * (high - low) / min(|high|, |low|)
+
+where ``low``/``high`` are the smallest and largest values of the group (for ranges: the
+closest ends of the two furthest-apart ranges; overlapping ranges agree). When the smaller
+magnitude is zero the larger one is the base instead (``0`` vs ``5`` -> 100.0), so there is
+never a division by zero. A group conflicts when ``difference_percentage / 100`` exceeds
+``tolerance.numerical_threshold`` (``0`` flags any difference at all).
+
+Severity: critical when the difference is >= 50 %, or the values disagree in sign, or one is
+zero and another is not; moderate when >= 20 %; minor below that. For percentages the rating
+is the lower of that and one on the gap in points (critical >= 10 pp, moderate >= 3 pp), so
+2 % vs 3 % (50 % apart but one point) is minor. Text and date contradictions are moderate.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
+
+from .values import SCALES, Period, Value, format_number, parse_period_text, parse_value_string
+
+__all__ = ["FactInput", "FactSource", "Tolerance", "detect_conflicts", "normalize_key"]
+
+ValueType = Literal["number", "currency", "percentage", "date", "text"]
+
+CRITICAL_PERCENT = 50.0
+MODERATE_PERCENT = 20.0
+CRITICAL_POINTS = 10.0
+MODERATE_POINTS = 3.0
+_SEVERITY_RANK = {"critical": 0, "moderate": 1, "minor": 2}
+
+
+class FactSource(BaseModel):
+    """A source object as fact-extract writes it (``{"url", "title"}``, plus author/date)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    url: str | None = Field(default=None, description="Where the fact was read.")
+    title: str | None = Field(default=None, description="Title of the source document.")
+
+
+class FactInput(BaseModel):
+    """One fact: the seed's fields, and fact-extract's own output (extra fields are used when present)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    entity: Annotated[
+        str, Field(min_length=1, max_length=500, description="What the fact is about, e.g. 'AI Market'.")
+    ]
+    attribute: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=500, description="What is measured, e.g. 'Size 2024' (default 'value')."
+        ),
+    ] = "value"
+    value: Annotated[
+        StrictStr | StrictInt | StrictFloat,
+        Field(description="The value as a string ('22.4', '$22.4 billion', 'Paris') or a number."),
+    ]
+    value_type: ValueType | None = Field(
+        default=None,
+        description="number|currency|percentage|date|text; inferred from the value when omitted.",
+    )
+    source: StrictStr | FactSource | None = Field(
+        default=None, description="A source name, or a {url, title} object as fact-extract returns."
+    )
+    numeric_value: StrictFloat | StrictInt | None = Field(
+        default=None,
+        description="Normalised number (fact-extract output); used when the value string is not a number.",
+    )
+    currency: str | None = Field(default=None, description="ISO 4217 code, e.g. USD.")
+    unit: str | None = Field(default=None, description="Unit or counted noun.")
+    value_kind: str | None = Field(
+        default=None, description="fact-extract's finer kind (growth, percentage_points...)."
+    )
+    period: StrictStr | dict[str, Any] | None = Field(
+        default=None,
+        description="The period the value is about: '2024', 'Q3 2024', or fact-extract's period object.",
+    )
+    is_projection: bool | None = Field(default=None, description="True when the value is a forecast.")
+
+    @field_validator("entity", "attribute")
+    @classmethod
+    def _not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must not be blank")
+        return v
+
+    @field_validator("value")
+    @classmethod
+    def _value_present(cls, v: str | int | float) -> str | int | float:
+        if isinstance(v, str) and not v.strip():
+            raise ValueError("must not be blank")
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError("must be a finite number")
+        return v
+
+
+class Tolerance(BaseModel):
+    """How far apart two numbers may be before they conflict."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    numerical_threshold: float = Field(
+        default=0.1,
+        ge=0,
+        allow_inf_nan=False,
+        description="Largest relative difference still treated as agreement (0.1 = 10%; 0 flags any difference).",
+    )
+
+
+# ----------------------------------------------------------------------------- normalisation
+
+_ARTICLES = {"the", "a", "an"}
+_NO_SINGULAR = ("ss", "us", "is", "ics", "news", "series", "species")
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_NO_SINGULAR):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    return word[:-1]
+
+
+def normalize_key(text: str) -> str:
+    """Grouping key for entities and attributes: case, whitespace, punctuation, articles, simple plurals."""
+    s = text.casefold().replace("’", "'")
+    s = re.sub(r"'s\b", "", s)
+    s = re.sub(r"[^\w%$€£¥]+", " ", s)
+    words = [w for w in s.split() if w not in _ARTICLES]
+    return " ".join(_singular(w) for w in words)
+
+
+def _norm_text(value: str) -> str:
+    s = value.casefold().replace("’", "'")
+    s = re.sub(r"[^\w]+", " ", s)
+    words = [w for w in s.split() if w not in _ARTICLES]
+    return " ".join(words)
+
+
+# ----------------------------------------------------------------------------- parsed facts
+
+
+@dataclass(slots=True)
+class _Parsed:
+    index: int
+    fact: FactInput
+    category: str  # numeric | text | date
+    kind: str = "number"  # currency | percentage | percentage_points | count | number
+    number: float | None = None
+    low: float | None = None
+    high: float | None = None
+    currency: str | None = None
+    unit: str | None = None
+    explicit_scale: bool = True
+    period: Period | None = None
+    period_key: str | None = None
+    date: Period | None = None
+    text: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def source_label(self) -> str:
+        src = self.fact.source
+        if isinstance(src, str) and src.strip():
+            return src.strip()
+        if isinstance(src, FactSource):
+            return (src.title or src.url or f"fact {self.index}").strip()
+        return f"fact {self.index}"
+
+
+def _period_of(fact: FactInput) -> tuple[Period | None, str | None]:
+    p = fact.period
+    if p is None:
+        return None, None
+    if isinstance(p, dict):
+        key = p.get("key")
+        text = p.get("text")
+        parsed = parse_period_text(str(text)) if isinstance(text, str) else None
+        if isinstance(key, str) and key.strip():
+            return parsed, key.strip().upper()
+        if parsed is not None:
+            return parsed, parsed.key.upper()
+        return None, (str(text).strip().upper() if text else None)
+    parsed = parse_period_text(p)
+    if parsed is not None:
+        return parsed, parsed.key.upper()
+    return None, (p.strip().upper() or None)
+
+
+def _parse_fact(index: int, fact: FactInput) -> _Parsed:
+    period, period_key = _period_of(fact)
+    raw = fact.value
+    vt = fact.value_type
+    if isinstance(raw, bool):  # pragma: no cover - StrictInt already rejects booleans
+        raw = str(raw)
+    if vt == "text":
+        return _Parsed(index, fact, "text", period=period, period_key=period_key, text=str(raw))
+    if vt == "date":
+        d = parse_period_text(str(raw))
+        if d is not None:
+            return _Parsed(index, fact, "date", period=period, period_key=period_key, date=d, text=str(raw))
+        return _Parsed(index, fact, "text", period=period, period_key=period_key, text=str(raw))
+    parsed: Value | None
+    if isinstance(raw, int | float):
+        parsed = Value(
+            text=str(raw), start=0, end=0, kind="number", numeric_value=float(raw), explicit_scale=False
+        )
+    else:
+        parsed = parse_value_string(raw)
+        if parsed is not None and parsed.year_like and vt is None:
+            d = parse_period_text(raw)
+            if d is not None:
+                return _Parsed(index, fact, "date", period=period, period_key=period_key, date=d, text=raw)
+    if parsed is None and fact.numeric_value is not None:
+        parsed = Value(text=str(raw), start=0, end=0, kind="number", numeric_value=float(fact.numeric_value))
+    if parsed is None:
+        if vt is None:
+            d = parse_period_text(str(raw))
+            if d is not None and d.span == (0, len(str(raw).strip())):
+                return _Parsed(
+                    index, fact, "date", period=period, period_key=period_key, date=d, text=str(raw)
+                )
+        return _Parsed(index, fact, "text", period=period, period_key=period_key, text=str(raw))
+    kind = parsed.kind
+    currency = parsed.currency or (fact.currency.upper() if fact.currency else None)
+    if fact.value_kind == "percentage_points" or kind == "percentage_points":
+        kind = "percentage_points"
+    elif kind == "percentage" or vt == "percentage":
+        kind = "percentage"
+    elif kind == "currency" or vt == "currency" or currency:
+        kind = "currency"
+    elif kind == "count" or (fact.unit and fact.value_kind == "count"):
+        kind = "count"
+    unit = parsed.unit if kind == "count" else (fact.unit if kind == "count" else None)
+    if kind == "count" and not unit and fact.unit:
+        unit = fact.unit
+    number = parsed.numeric_value
+    low, high = (parsed.low, parsed.high) if parsed.low is not None else (number, number)
+    return _Parsed(
+        index,
+        fact,
+        "numeric",
+        kind=kind,
+        number=number,
+        low=low,
+        high=high,
+        currency=currency,
+        unit=normalize_key(unit) if unit else None,
+        explicit_scale=parsed.explicit_scale or abs(number) >= 1000,
+        period=period,
+        period_key=period_key,
+        text=str(raw),
+    )
+
+
+# ----------------------------------------------------------------------------- comparison
+
+
+def _infer_scales(items: list[_Parsed]) -> None:
+    """Give unscaled numbers ("22.4") the scale that brings them closest to the group's scaled ones ("$28.5 billion")."""
+    scaled = [p for p in items if p.explicit_scale and p.number]
+    if not scaled:
+        return
+    ref = sorted(abs(p.number or 0.0) for p in scaled)[len(scaled) // 2]
+    for p in items:
+        if p.explicit_scale or not p.number or p.kind not in ("currency", "number", "count"):
+            continue
+        best_name, best_dist = None, math.inf
+        for name, factor in SCALES.items():
+            dist = abs(math.log10(abs(p.number) * factor) - math.log10(ref))
+            if dist < best_dist:
+                best_name, best_dist = name, dist
+        if best_name is None or best_dist > 1.0:
+            continue  # nothing plausible: leave it as written
+        factor = SCALES[best_name]
+        p.number *= factor
+        p.low = (p.low or 0.0) * factor
+        p.high = (p.high or 0.0) * factor
+        p.notes.append(f"'{p.text}' has no scale; read as {best_name}s like the other figures")
+
+
+def _relative_difference(items: list[_Parsed]) -> tuple[float, float, float]:
+    """(difference_percentage, low, high): the gap between the furthest-apart values, relative to the smaller.
+
+    For ranges, ``low`` is the smallest upper end and ``high`` the largest lower end; when
+    ``high <= low`` every range overlaps the others and the values agree.
+    """
+    low = min(p.high for p in items if p.high is not None)
+    high = max(p.low for p in items if p.low is not None)
+    if high <= low or math.isclose(low, high, rel_tol=1e-9, abs_tol=1e-12):
+        return 0.0, low, high
+    base = min(abs(low), abs(high))
+    if base == 0.0:
+        base = max(abs(low), abs(high))
+    return 100.0 * (high - low) / base, low, high
+
+
+def _severity(diff: float, low: float, high: float, kind: str) -> str:
+    if (low < 0 < high) or (low == 0.0) != (high == 0.0):
+        return "critical"
+    rating = "critical" if diff >= CRITICAL_PERCENT else "moderate" if diff >= MODERATE_PERCENT else "minor"
+    if kind in ("percentage", "percentage_points"):
+        gap = high - low
+        points = "critical" if gap >= CRITICAL_POINTS else "moderate" if gap >= MODERATE_POINTS else "minor"
+        rating = max(rating, points, key=lambda r: _SEVERITY_RANK[r])
+    return rating
+
+
+def _explain_numeric(items: list[_Parsed], low: float, high: float) -> str:
+    reasons: list[str] = []
+    if low < 0 < high:
+        reasons.append("sources disagree on the sign (growth vs decline, profit vs loss)")
+    if (low == 0.0) != (high == 0.0):
+        reasons.append("one source reports zero; the difference is taken relative to the non-zero value")
+    if any(p.fact.is_projection for p in items):
+        reasons.append("at least one figure is a projection or estimate")
+    if any(p.period_key is None for p in items) and any(p.period_key for p in items):
+        reasons.append("not every source states the period, so the figures may refer to different dates")
+    if any(p.low != p.high for p in items):
+        reasons.append("a source gives a range")
+    if any(p.kind == "currency" and p.currency is None for p in items) and any(p.currency for p in items):
+        reasons.append("not every source states the currency")
+    for p in items:
+        reasons.extend(p.notes)
+    if not reasons:
+        reasons.append("different measurement methodologies, market definitions or dates of estimate")
+    text = "; ".join(reasons)
+    return text[0].upper() + text[1:]
+
+
+def _label(p: _Parsed) -> str:
+    if p.currency and p.number is not None:
+        return f"{p.currency} {format_number(p.number)}"
+    return p.text
+
+
+def _conflict(
+    items: list[_Parsed],
+    kind: str,
+    severity: str | None,
+    difference: float | None,
+    explanation: str,
+    **extra: Any,
+) -> dict[str, Any]:
+    """One entry in the seed's field order, then our additions."""
+    first = items[0].fact
+    periods = sorted({p.period_key for p in items if p.period_key})
+    out: dict[str, Any] = {"entity": first.entity.strip(), "attribute": first.attribute.strip(), "type": kind}
+    if severity is not None:
+        out["severity"] = severity
+    out |= {
+        "values": [p.text for p in items],
+        "sources": [p.source_label for p in items],
+        "difference_percentage": difference,
+        "possible_explanation": explanation,
+        **extra,
+        "fact_indices": [p.index for p in items],
+        "period": periods[0] if len(periods) == 1 else None,
+    }
+    return out
+
+
+def _numeric_conflict(items: list[_Parsed], threshold: float) -> dict[str, Any] | None:
+    _infer_scales(items)
+    diff, low, high = _relative_difference(items)
+    if diff == 0.0 or diff / 100.0 <= threshold:
+        return None
+    kind = items[0].kind
+    severity = _severity(diff, low, high, kind)
+    out = _conflict(
+        items,
+        "numerical",
+        severity,
+        round(diff, 1),
+        _explain_numeric(items, low, high),
+        value_kind=kind,
+        currency=next((p.currency for p in items if p.currency), None),
+        normalized_values=[p.number for p in items],
+    )
+    if kind in ("percentage", "percentage_points"):
+        out["difference_points"] = round(high - low, 4)
+    return out
+
+
+def _text_conflict(items: list[_Parsed]) -> dict[str, Any] | None:
+    norms = [_norm_text(p.text) for p in items]
+    distinct: list[str] = []
+    for n in norms:
+        if any(n == d or _contains(n, d) or _contains(d, n) for d in distinct):
+            continue
+        distinct.append(n)
+    if len(distinct) < 2:
+        return None
+    return _conflict(
+        items,
+        "text",
+        "moderate",
+        None,
+        "Sources name different values; one may be outdated (a move, a rename, an acquisition) "
+        "or simply wrong: check the primary source",
+    )
+
+
+def _contains(a: str, b: str) -> bool:
+    """Whole-word containment: "london" in "london uk" (same place, more detail)."""
+    return bool(b) and re.search(rf"(?:^| ){re.escape(b)}(?: |$)", a) is not None
+
+
+def _date_conflict(items: list[_Parsed]) -> dict[str, Any] | None:
+    dated = [p for p in items if p.date is not None and p.date.start and p.date.end]
+    if len(dated) < 2:
+        return None
+    starts = [p.date.start for p in dated if p.date and p.date.start]
+    ends = [p.date.end for p in dated if p.date and p.date.end]
+    if max(starts) <= min(ends):
+        return None  # "2024" and "March 2024" overlap: consistent at different precision
+    return _conflict(
+        items,
+        "date",
+        "moderate",
+        None,
+        "Sources give different dates; one may use an announcement date and the other a completion date",
+    )
+
+
+def _explained(items: list[_Parsed], reason: str, explanation: str) -> dict[str, Any]:
+    out = _conflict(items, "explained", None, None, explanation, reason=reason)
+    out.pop("period")
+    out.pop("difference_percentage")
+    out["periods"] = [p.period_key for p in items]
+    return out
+
+
+def _numeric_partitions(items: list[_Parsed]) -> tuple[list[list[_Parsed]], list[dict[str, Any]]]:
+    """Split numeric facts into comparable partitions; report kinds and currencies that cannot be compared."""
+    notes: list[dict[str, Any]] = []
+    by_kind: dict[str, list[_Parsed]] = {}
+    for p in items:
+        family = "number" if p.kind == "count" else p.kind
+        by_kind.setdefault(family, []).append(p)
+    if len(by_kind) > 1:
+        for family, members in list(by_kind.items()):
+            if family == "number" and "currency" in by_kind:
+                # "22.4" next to "$28.5 billion": the seed's bare numbers are amounts of the same thing
+                by_kind["currency"].extend(members)
+                del by_kind["number"]
+        if len(by_kind) > 1:
+            kinds = sorted(by_kind)
+            notes.append(
+                _explained(
+                    items,
+                    "different_value_types",
+                    f"Values of different kinds ({', '.join(kinds)}) describe different measures; not a contradiction",
+                )
+            )
+    partitions: list[list[_Parsed]] = []
+    for family, members in by_kind.items():
+        if family != "currency":
+            partitions.append(members)
+            continue
+        codes = sorted({p.currency for p in members if p.currency})
+        if len(codes) <= 1:
+            partitions.append(members)
+            continue
+        notes.append(
+            _explained(
+                members,
+                "different_currencies",
+                f"Values are in different currencies ({', '.join(codes)}); amounts are not converted, "
+                "so this is not a contradiction",
+            )
+        )
+        for code in codes:
+            same = [p for p in members if p.currency == code]
+            if len(same) > 1:
+                partitions.append(same)
+    return partitions, notes
+
+
+def _split_periods(items: list[_Parsed]) -> tuple[list[list[_Parsed]], list[dict[str, Any]]]:
+    """Facts about different known periods are not compared; facts without a period join the only known one."""
+    known = sorted({p.period_key for p in items if p.period_key})
+    if len(known) <= 1:
+        return [items], []
+    groups: list[list[_Parsed]] = []
+    for key in known:
+        groups.append([p for p in items if p.period_key == key])
+    unknown = [p for p in items if p.period_key is None]
+    if len(unknown) > 1:
+        groups.append(unknown)
+    firsts = [g[0] for g in groups if g and g[0].period_key]
+    distinct_values = {(_norm_text(p.text)) for p in firsts}
+    notes = []
+    if len(distinct_values) > 1:
+        notes.append(
+            _explained(
+                firsts,
+                "different_periods",
+                f"Values refer to different periods ({', '.join(known)}); a change over time is not a contradiction",
+            )
+        )
+    return groups, notes
+
+
+def detect_conflicts(facts: Sequence[FactInput], tolerance: Tolerance) -> dict[str, Any]:
+    """Seed output: ``{"total_conflicts", "conflicts": [...], "severity_summary": {"critical","moderate","minor"}}``.
+
+    Adds ``explained_differences`` (values that differ for a stated reason, such as period or
+    currency, and so are not conflicts) and, per conflict, ``fact_indices`` and normalised values.
+    """
+    threshold = tolerance.numerical_threshold
+    groups: dict[tuple[str, str], list[_Parsed]] = {}
+    for i, fact in enumerate(facts):
+        key = (normalize_key(fact.entity), normalize_key(fact.attribute))
+        groups.setdefault(key, []).append(_parse_fact(i, fact))
+    conflicts: list[dict[str, Any]] = []
+    explained: list[dict[str, Any]] = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        period_groups, notes = _split_periods(members)
+        explained.extend(notes)
+        for group in period_groups:
+            if len(group) < 2:
+                continue
+            numeric = [p for p in group if p.category == "numeric"]
+            texts = [p for p in group if p.category == "text"]
+            dates = [p for p in group if p.category == "date"]
+            partitions, kind_notes = _numeric_partitions(numeric) if len(numeric) > 1 else ([], [])
+            explained.extend(kind_notes)
+            for part in partitions:
+                if len(part) > 1 and (c := _numeric_conflict(part, threshold)) is not None:
+                    conflicts.append(c)
+            if len(texts) > 1 and (c := _text_conflict(texts)) is not None:
+                conflicts.append(c)
+            if len(dates) > 1 and (c := _date_conflict(dates)) is not None:
+                conflicts.append(c)
+    conflicts.sort(key=lambda c: (_SEVERITY_RANK[c["severity"]], c["fact_indices"][0]))
+    summary = {"critical": 0, "moderate": 0, "minor": 0}
+    for c in conflicts:
+        summary[c["severity"]] += 1
+    return {
+        "total_conflicts": len(conflicts),
+        "conflicts": conflicts,
+        "severity_summary": summary,
+        "explained_differences": explained,
+    }
