@@ -1,0 +1,137 @@
+"""MCP clients stop servers by closing stdin or sending SIGTERM: each must end the process with status 0.
+
+Claude Desktop, Claude Code and the SDKs close the child's stdin and then send SIGTERM; a
+supervisor stops an HTTP replica with SIGTERM; a parent that dies closes the pipe. Each
+case here starts the real console entry point, proves it is serving (an initialize answer
+over stdio, or an MCP session over HTTP), stops it one way, and waits for the exit status.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from anyio.abc import Process
+from anyio.streams.text import TextReceiveStream
+from mcp import Client
+from support.servers import child_environment, free_port
+
+pytestmark = pytest.mark.anyio
+
+PACKAGES = ["papers_mcp", "research_mcp"]
+EXIT_BOUND_SECONDS = 20  # a bound on a hang, not a speed target (the HTTP grace period is 3 s)
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "shutdown-test", "version": "0"},
+    },
+}
+
+
+@asynccontextmanager
+async def started(package: str, home: Path, *extra: str) -> AsyncIterator[Process]:
+    """``python -m <package> ...`` with pipes on all three streams; killed if a test leaves it running."""
+    env = child_environment({"PAPERS_MCP_HOME": str(home)})
+    proc = await anyio.open_process([sys.executable, "-m", package, *extra], env=env)
+    try:
+        yield proc
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await proc.aclose()
+
+
+async def exit_status(proc: Process) -> int:
+    with anyio.fail_after(EXIT_BOUND_SECONDS):
+        return await proc.wait()
+
+
+async def initialize_over_stdio(proc: Process) -> dict[str, object]:
+    assert proc.stdin is not None and proc.stdout is not None
+    await proc.stdin.send((json.dumps(INITIALIZE) + "\n").encode())
+    buffer = ""
+    with anyio.fail_after(60):
+        async for chunk in TextReceiveStream(proc.stdout):
+            buffer += chunk
+            if "\n" in buffer:
+                break
+    answer: dict[str, object] = json.loads(buffer.split("\n", 1)[0])
+    return answer
+
+
+async def wait_for_http(proc: Process) -> None:
+    """Read the server's stderr (-v) until uvicorn says it is listening."""
+    assert proc.stderr is not None
+    seen = ""
+    with anyio.fail_after(60):
+        async for chunk in TextReceiveStream(proc.stderr):
+            seen += chunk
+            if "Uvicorn running on" in seen:
+                return
+    raise AssertionError(f"server ended before listening; stderr: {seen[-2000:]}")
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("stop", ["sigterm", "stdin-close"])
+async def test_stdio_server_exits_zero_when_the_client_stops_it(
+    package: str, stop: str, tmp_path: Path
+) -> None:
+    async with started(package, tmp_path) as proc:
+        answer = await initialize_over_stdio(proc)
+        assert answer.get("id") == 1 and "result" in answer, f"no initialize result: {answer}"
+        if stop == "sigterm":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            assert proc.stdin is not None
+            await proc.stdin.aclose()
+        assert await exit_status(proc) == 0
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("stop", ["sigterm", "stdin-close"])
+async def test_http_server_exits_zero_with_a_client_session_open(
+    package: str, stop: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    async with started(package, tmp_path, "--transport", "http", "--port", str(port), "-v") as proc:
+        await wait_for_http(proc)
+        async with Client(f"http://127.0.0.1:{port}/mcp", mode="legacy") as client:
+            await client.list_tools()
+            if stop == "sigterm":
+                proc.send_signal(signal.SIGTERM)
+            else:
+                assert proc.stdin is not None
+                await proc.stdin.aclose()
+            assert await exit_status(proc) == 0
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+async def test_http_server_started_without_a_stdin_pipe_keeps_serving(package: str, tmp_path: Path) -> None:
+    """Supervisors give /dev/null as stdin: that EOF must not stop an HTTP server."""
+    port = free_port()
+    env = child_environment({"PAPERS_MCP_HOME": str(tmp_path)})
+    cmd = [sys.executable, "-m", package, "--transport", "http", "--port", str(port), "-v"]
+    async with await anyio.open_process(cmd, env=env, stdin=subprocess.DEVNULL) as proc:
+        try:
+            await wait_for_http(proc)
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                await client.list_tools()
+            assert proc.returncode is None, "the server stopped although nobody asked it to"
+            proc.send_signal(signal.SIGTERM)
+            assert await exit_status(proc) == 0
+        finally:
+            if proc.returncode is None:
+                proc.kill()
