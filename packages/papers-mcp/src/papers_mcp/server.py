@@ -1,14 +1,67 @@
-"""Build the papers-mcp server: tool declarations only, each a thin adapter."""
+"""Build the papers-mcp server: tool declarations only, each a thin adapter over ``PapersService``."""
 
 from __future__ import annotations
 
 from importlib.metadata import version
+from typing import Annotated, Literal
 
+from mcp.server.mcpserver import Context
+from mcp.types import ToolAnnotations
 from mcp_shared import GuardedMCPServer
+from pydantic import Field
 
+from .descriptions import (
+    ARXIV_ID_PARAM,
+    INSTRUCTIONS,
+    LEVEL_PARAM,
+    MAX_RESULTS_PARAM,
+    PAGE_PARAM,
+    QUERY_PAPER,
+    RESOLVE_PAPER_ID,
+    RESOLVE_QUERY_PARAM,
+)
+from .service import PapersService
 from .settings import Settings
+
+__all__ = ["build_server"]
+
+# Both tools only read, and both reach arXiv (an open world); repeating a call is harmless.
+ARXIV_READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=True)
+
+MAX_PAGE = 10_000
 
 
 def build_server(settings: Settings) -> GuardedMCPServer:
-    server = GuardedMCPServer("papers-mcp", version=version("papers-mcp"))
+    """A fresh server over ``settings``; nothing touches the network or the disk until a tool runs."""
+    service = PapersService(settings)
+    server = GuardedMCPServer("papers-mcp", version=version("papers-mcp"), instructions=INSTRUCTIONS)
+
+    @server.tool(
+        name="resolve-paper-id",
+        description=RESOLVE_PAPER_ID,
+        annotations=ARXIV_READ_ONLY,
+        structured_output=False,
+    )
+    async def resolve_paper_id(
+        query: Annotated[str, Field(description=RESOLVE_QUERY_PARAM, strict=True)],
+        max_results: Annotated[int, Field(description=MAX_RESULTS_PARAM, ge=1, le=50, strict=True)] = 10,
+    ) -> str:
+        return await service.resolve(query, max_results)
+
+    @server.tool(
+        name="query-paper",
+        description=QUERY_PAPER,
+        annotations=ARXIV_READ_ONLY,
+        structured_output=False,
+    )
+    async def query_paper(
+        ctx: Context,
+        arxivID: Annotated[str, Field(description=ARXIV_ID_PARAM, strict=True)],  # seed 003 names it arxivID
+        level: Annotated[
+            Literal["abstract", "body", "appendix", "all"], Field(description=LEVEL_PARAM)
+        ] = "body",
+        page: Annotated[int, Field(description=PAGE_PARAM, ge=1, le=MAX_PAGE, strict=True)] = 1,
+    ) -> str:
+        return await service.query(arxivID, level, page, ctx.report_progress)
+
     return server

@@ -1,4 +1,8 @@
-"""Settings for papers-mcp, read once from the environment."""
+"""Settings for papers-mcp, read once from the environment.
+
+Nothing below this module reads ``os.environ``: tests and the demo point the server at a
+replay arXiv and a scratch library purely through these variables.
+"""
 
 from __future__ import annotations
 
@@ -7,24 +11,68 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcp_shared import ErrorCode, ToolFailure
+
 DEFAULT_ARXIV_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_PDF_URL = "https://arxiv.org/pdf/"
 DEFAULT_HOME = Path.home() / ".papers-mcp"
+# arXiv's terms of use: no more than one request every three seconds.
+DEFAULT_MIN_INTERVAL_SECONDS = 3.0
+DEFAULT_TIMEOUT_SECONDS = 30.0
+DEFAULT_MAX_RETRIES = 3
+DEFAULT_RETRY_BACKOFF_SECONDS = 3.0
+DEFAULT_MAX_PDF_MEGABYTES = 50.0
+# Claude Code caps a tool answer at about 25k tokens; stay below it with room to spare.
+DEFAULT_MAX_ANSWER_TOKENS = 20_000
+
+
+def _float(env: Mapping[str, str], name: str, default: float, minimum: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ToolFailure(ErrorCode.CONFIGURATION_ERROR, f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise ToolFailure(ErrorCode.CONFIGURATION_ERROR, f"{name} must be >= {minimum}, got {raw!r}")
+    return value
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Where arXiv is and where the local library lives."""
+    """Where arXiv is, how politely to call it, where the library lives, how long an answer may be."""
 
     arxiv_api_url: str = DEFAULT_ARXIV_API_URL
     pdf_url: str = DEFAULT_PDF_URL
     home: Path = field(default=DEFAULT_HOME)
+    min_interval_seconds: float = DEFAULT_MIN_INTERVAL_SECONDS
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+    max_retries: int = DEFAULT_MAX_RETRIES
+    retry_backoff_seconds: float = DEFAULT_RETRY_BACKOFF_SECONDS
+    max_pdf_bytes: int = int(DEFAULT_MAX_PDF_MEGABYTES * 1024 * 1024)
+    max_answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read every ``PAPERS_MCP_*`` variable once; a malformed value is a CONFIGURATION_ERROR."""
         env = os.environ if env is None else env
         return cls(
-            arxiv_api_url=env.get("PAPERS_MCP_ARXIV_API_URL", DEFAULT_ARXIV_API_URL),
-            pdf_url=env.get("PAPERS_MCP_PDF_URL", DEFAULT_PDF_URL),
-            home=Path(env.get("PAPERS_MCP_HOME", str(DEFAULT_HOME))).expanduser(),
+            arxiv_api_url=env.get("PAPERS_MCP_ARXIV_API_URL") or DEFAULT_ARXIV_API_URL,
+            pdf_url=env.get("PAPERS_MCP_PDF_URL") or DEFAULT_PDF_URL,
+            home=Path(env.get("PAPERS_MCP_HOME") or str(DEFAULT_HOME)).expanduser(),
+            min_interval_seconds=_float(
+                env, "PAPERS_MCP_MIN_INTERVAL_SECONDS", DEFAULT_MIN_INTERVAL_SECONDS, 0.0
+            ),
+            timeout_seconds=_float(env, "PAPERS_MCP_TIMEOUT_SECONDS", DEFAULT_TIMEOUT_SECONDS, 0.1),
+            max_retries=int(_float(env, "PAPERS_MCP_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0)),
+            retry_backoff_seconds=_float(
+                env, "PAPERS_MCP_RETRY_BACKOFF_SECONDS", DEFAULT_RETRY_BACKOFF_SECONDS, 0.0
+            ),
+            max_pdf_bytes=int(
+                _float(env, "PAPERS_MCP_MAX_PDF_MB", DEFAULT_MAX_PDF_MEGABYTES, 0.01) * 1024 * 1024
+            ),
+            max_answer_tokens=int(
+                _float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
+            ),
         )

@@ -1,0 +1,297 @@
+"""arXiv as a network service: search, id lookup and PDF download at the configured endpoints.
+
+Every request goes through one ``RateGate`` (arXiv asks for one request every three seconds)
+and one session that names papers-mcp in its User-Agent and always has a timeout. The ``arxiv``
+client's own delay and retries are switched off so the gate is the only rate limiter and
+``_retrying`` the only retry loop. Failures are translated here, at the boundary:
+
+- HTTP 429/5xx, the soft throttle (HTTP 200 ``Rate exceeded.``), timeouts and connection
+  errors are retried with exponential backoff, then become RESOURCE_ERROR;
+- a malformed feed, or a PDF that is not a whole PDF, is DATA_FORMAT_ERROR;
+- arXiv's error feed (HTTP 400, or an ``/api/errors`` entry) is never read as a paper.
+
+Synchronous (the ``arxiv`` client uses requests): callers run these in a worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from importlib.metadata import version
+from typing import Any, BinaryIO, TypeVar
+from urllib.parse import urlsplit
+from xml.parsers import expat
+
+import arxiv
+import requests
+from mcp_shared import ErrorCode, ToolFailure
+
+from .descriptions import NO_FULL_TEXT
+from .ids import ArxivId
+from .metadata import PaperMeta
+from .settings import Settings
+
+__all__ = ["ArxivClient", "RateGate"]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+USER_AGENT = (
+    f"papers-mcp/{version('papers-mcp')} (MCP server; +https://github.com/) arxiv.py/{arxiv.__version__}"
+)
+_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_CHUNK = 64 * 1024
+_PDF_MAGIC = b"%PDF-"
+_PDF_EOF = b"%%EOF"
+_TAIL = 2048
+
+
+class RateGate:
+    """One request at a time, at least ``interval`` seconds apart, across every thread of the process."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._next = 0.0
+
+    def wait(self) -> None:
+        with self._lock:
+            delay = self._next - time.monotonic()
+            if delay > 0:
+                logger.debug("rate gate: waiting %.2f s before the next arXiv request", delay)
+                time.sleep(delay)
+            self._next = time.monotonic() + self.interval
+
+
+class _Throttled(Exception):
+    """arXiv's soft throttle: HTTP 200 whose body is ``Rate exceeded.``."""
+
+
+class _MalformedFeed(Exception):
+    """The API answered 200 with something that is not well-formed XML."""
+
+
+def _check_well_formed(content: bytes) -> None:
+    """Reject a truncated or garbled feed that lxml's recovering parser would quietly half-read."""
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def no_doctype(*_: Any) -> None:
+        raise _MalformedFeed("a DOCTYPE in an arXiv feed")
+
+    parser.StartDoctypeDeclHandler = no_doctype
+    try:
+        parser.Parse(content, True)
+    except expat.ExpatError as exc:
+        raise _MalformedFeed(str(exc)) from exc
+
+
+class _GatedSession(requests.Session):
+    """A requests session that waits at the gate, names papers-mcp and never waits forever."""
+
+    def __init__(self, gate: RateGate, timeout: float, check_feed: bool) -> None:
+        super().__init__()
+        self._gate = gate
+        self._timeout = timeout
+        self._check_feed = check_feed
+
+    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        request.headers["User-Agent"] = USER_AGENT
+        if kwargs.get("timeout") is None:
+            kwargs["timeout"] = self._timeout
+        self._gate.wait()
+        response = super().send(request, **kwargs)
+        if self._check_feed and response.status_code == 200:
+            body = response.content
+            if body.lstrip().startswith(b"Rate exceeded"):
+                raise _Throttled("arXiv answered 'Rate exceeded.'")
+            _check_well_formed(body)
+        return response
+
+
+def _meta(result: Any) -> PaperMeta:
+    return PaperMeta(
+        id=result.get_short_id(),
+        title=" ".join(str(result.title).split()),
+        authors=tuple(str(a.name) for a in result.authors),
+        abstract=" ".join(str(result.summary or "").split()),
+        published=result.published.isoformat(),
+        updated=result.updated.isoformat(),
+        primary_category=str(result.primary_category or ""),
+        categories=tuple(str(c) for c in result.categories),
+        comment=" ".join(str(result.comment).split()) if result.comment else None,
+        journal_ref=" ".join(str(result.journal_ref).split()) if result.journal_ref else None,
+        doi=str(result.doi) if result.doi else None,
+    )
+
+
+def _is_error_entry(result: Any) -> bool:
+    return "/api/errors" in str(result.entry_id) or str(result.title) == "Error"
+
+
+class ArxivClient:
+    """Search, look up and download from arXiv politely; every failure is a ``ToolFailure``."""
+
+    def __init__(self, settings: Settings, gate: RateGate | None = None) -> None:
+        self._settings = settings
+        self._gate = gate or RateGate(settings.min_interval_seconds)
+        self._api_session = _GatedSession(self._gate, settings.timeout_seconds, check_feed=True)
+        self._pdf_session = _GatedSession(self._gate, settings.timeout_seconds, check_feed=False)
+        self._host = urlsplit(settings.arxiv_api_url).netloc or settings.arxiv_api_url
+
+    def _client(self, page_size: int) -> Any:
+        client = arxiv.Client(page_size=page_size, delay_seconds=0.0, num_retries=0)
+        client.query_url_format = self._settings.arxiv_api_url + "?{}"
+        client._session = self._api_session  # the library has no public hook for its session
+        return client
+
+    def _retrying(self, what: str, attempt: Callable[[], T]) -> T:
+        """Run ``attempt`` with backoff on transient failures; translate the final failure."""
+        tries = self._settings.max_retries + 1
+        for index in range(tries):
+            try:
+                return attempt()
+            except ToolFailure:
+                raise
+            except (
+                _Throttled,
+                _MalformedFeed,
+                requests.Timeout,
+                requests.ConnectionError,
+                requests.exceptions.ChunkedEncodingError,
+            ) as exc:
+                failure = exc
+            except arxiv.HTTPError as exc:
+                if exc.status not in _RETRY_STATUSES:
+                    raise self._http_failure(what, exc.status) from exc
+                failure = exc
+            except arxiv.UnexpectedEmptyPageError as exc:
+                failure = exc
+            if index + 1 < tries:
+                delay = self._settings.retry_backoff_seconds * (2**index)
+                logger.warning("%s: %s; retry %d of %d in %.1f s", what, failure, index + 1, tries - 1, delay)
+                time.sleep(delay)
+        raise self._final_failure(what, failure, tries) from failure
+
+    def _http_failure(self, what: str, status: int) -> ToolFailure:
+        if status == 400:
+            return ToolFailure(
+                ErrorCode.VALIDATION_ERROR,
+                f"arXiv rejected the request for {what} (HTTP 400): check the query syntax "
+                "(field prefixes like ti:, au:, abs:, all:; AND/OR/ANDNOT; balanced quotes and parentheses)",
+            )
+        if status == 404:
+            return ToolFailure(
+                ErrorCode.RESOURCE_ERROR, f"arXiv has nothing at the address for {what} (HTTP 404)"
+            )
+        return ToolFailure(ErrorCode.RESOURCE_ERROR, f"arXiv answered HTTP {status} for {what}")
+
+    def _final_failure(self, what: str, exc: Exception, tries: int) -> ToolFailure:
+        if isinstance(exc, _MalformedFeed):
+            return ToolFailure(
+                ErrorCode.DATA_FORMAT_ERROR,
+                f"arXiv returned a malformed response for {what} ({tries} attempts); try again later",
+            )
+        if isinstance(exc, _Throttled) or (isinstance(exc, arxiv.HTTPError) and exc.status == 429):
+            reason = "arXiv is rate-limiting requests"
+        elif isinstance(exc, arxiv.HTTPError):
+            reason = f"arXiv is unavailable (HTTP {exc.status})"
+        elif isinstance(exc, requests.Timeout):
+            reason = f"arXiv did not answer within {self._settings.timeout_seconds:g} s"
+        elif isinstance(exc, requests.ConnectionError | requests.exceptions.ChunkedEncodingError):
+            reason = f"arXiv could not be reached at {self._host}"
+        else:
+            reason = "arXiv returned an unexpectedly empty page"
+        return ToolFailure(
+            ErrorCode.RESOURCE_ERROR, f"{reason} ({what}, {tries} attempts); try again in a minute"
+        )
+
+    # -- the three operations --
+
+    def search(self, query: str, max_results: int) -> list[PaperMeta]:
+        """Run an arXiv ``search_query``; the results in arXiv's relevance order."""
+
+        def attempt() -> list[PaperMeta]:
+            search = arxiv.Search(query=query, max_results=max_results)
+            return [_meta(r) for r in self._client(max_results).results(search) if not _is_error_entry(r)]
+
+        return self._retrying(f"the search {query!r}", attempt)
+
+    def lookup(self, aid: ArxivId) -> PaperMeta | None:
+        """Metadata for one id (unversioned: the latest version), or None when arXiv has no such paper."""
+
+        def attempt() -> PaperMeta | None:
+            search = arxiv.Search(id_list=[aid.text], max_results=1)
+            for result in self._client(1).results(search):
+                if _is_error_entry(result):
+                    raise ToolFailure(
+                        ErrorCode.VALIDATION_ERROR, f"arXiv does not accept {aid.text!r} as an identifier"
+                    )
+                return _meta(result)
+            return None
+
+        return self._retrying(f"arxiv:{aid.text}", attempt)
+
+    def download_pdf(
+        self, aid: ArxivId, sink: BinaryIO, progress: Callable[[int, int | None], None] | None = None
+    ) -> int:
+        """Stream ``{PDF_URL}{id}`` into ``sink`` (size-capped); return the byte count.
+
+        Raises:
+            ToolFailure: RESOURCE_ERROR when arXiv cannot deliver it, DATA_FORMAT_ERROR when the
+                body is not a whole PDF (a captcha page, a truncated file) or exceeds the cap.
+        """
+        url = f"{self._settings.pdf_url}{aid.text}"
+        cap = self._settings.max_pdf_bytes
+
+        def attempt() -> int:
+            sink.seek(0)
+            sink.truncate()
+            with self._pdf_session.get(url, stream=True) as response:
+                if response.status_code == 404:
+                    raise ToolFailure(ErrorCode.RESOURCE_ERROR, NO_FULL_TEXT)
+                if response.status_code in _RETRY_STATUSES:
+                    raise arxiv.HTTPError(url, 0, response.status_code)
+                if response.status_code != 200:
+                    raise ToolFailure(
+                        ErrorCode.RESOURCE_ERROR,
+                        f"{NO_FULL_TEXT} (arXiv answered HTTP {response.status_code})",
+                    )
+                length = response.headers.get("Content-Length")
+                total = int(length) if length and length.isdigit() else None
+                if total is not None and total > cap:
+                    raise ToolFailure(
+                        ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (the PDF exceeds {cap} bytes)"
+                    )
+                written, head, tail = 0, b"", b""
+                for chunk in response.iter_content(_CHUNK):
+                    if written == 0 and chunk.lstrip().startswith(b"Rate exceeded"):
+                        raise _Throttled("arXiv answered 'Rate exceeded.'")
+                    written += len(chunk)
+                    if written > cap:
+                        raise ToolFailure(
+                            ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (the PDF exceeds {cap} bytes)"
+                        )
+                    if len(head) < len(_PDF_MAGIC):
+                        head += chunk[: len(_PDF_MAGIC)]
+                        if not _PDF_MAGIC.startswith(head[: len(_PDF_MAGIC)]):
+                            raise ToolFailure(
+                                ErrorCode.DATA_FORMAT_ERROR,
+                                f"{NO_FULL_TEXT} (arXiv sent something that is not a PDF)",
+                            )
+                    tail = (tail + chunk)[-_TAIL:]
+                    sink.write(chunk)
+                    if progress is not None:
+                        progress(written, total)
+            if not head.startswith(_PDF_MAGIC):
+                raise ToolFailure(
+                    ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (arXiv sent something that is not a PDF)"
+                )
+            if _PDF_EOF not in tail:
+                raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (the PDF arrived truncated)")
+            return written
+
+        return self._retrying(f"the PDF of arxiv:{aid.text}", attempt)

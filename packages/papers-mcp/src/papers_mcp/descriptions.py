@@ -1,0 +1,72 @@
+"""Tool text, verbatim from seed 003: it is written for the model and is part of the product.
+
+``tests/test_papers_descriptions.py`` compares each constant with the seed file, so an edit here
+that drifts from the contract fails the build. Text we add (paging, ``max_results``) lives
+below the seed constants and is marked as ours.
+"""
+
+from __future__ import annotations
+
+RESOLVE_PAPER_ID = """Resolves a paper title, author name, or search query to a arxiv ID and returns matching papers.
+
+You MUST call this function before 'query-paper' to obtain a valid arxiv ID
+UNLESS the user explicitly includes the arxiv ID in the query
+
+Uses arXiv query syntax (Lucene-style field prefixes) to search. For example `abs:"attention mechanism" AND submittedDate:[202301010000 TO 202312312359]` or `all:2512.16906`. Prefer `all:` to maximize coverage.
+
+IMPORTANT: Do not call this tool more than 3 times per question. If you cannot
+find what you need after 3 calls, use the best result you have."""
+
+RESOLVE_QUERY_PARAM = "Paper title, author name, or keywords to search for."
+
+QUERY_PAPER = """Retrieves detailed content from a specific academic paper with arxivID
+
+Call this tool if information returned from `resolve-paper-id` is not sufficient and detailed paper content is required. Prefer this tool than fetching webpages or downloading PDFs as it's more accurate and is in markdown format.
+
+This tool can extract paper content in different level:
+- "abstract": Title, author list and abstract for quick preview
+- "body": Abstract as well as main body of the paper. Default option for in-depth understanding of the paper.
+- "appendix": Appendix section
+- "all": abstract, body, references and appendix. May return a lengthy document."""
+
+ARXIV_ID_PARAM = "arxivID ID (e.g., 'arxiv:1706.03762') retrieved from 'resolve-paper-id'."
+
+LEVEL_PARAM = 'Level of content: "abstract", "body"(default), "appendix" and "all"'
+
+RESULTS_HEADER = """Available Papers:
+
+Each result includes:
+- Title: Full paper title
+- Arxiv ID: arxiv identifier (format: arxiv:XXXX.XXXXX)
+- Authors: List of authors
+- Year: Publication year
+- Category: Primary subject category (e.g., cs.CV, cs.CL)
+- Comment: Author comments (page count, conference acceptance, code links)
+- Journal/DOI: Publication venue and DOI if available
+- Abstract: Brief summary of the paper"""
+
+RESULT_SEPARATOR = "----------"
+
+NO_RESULTS = (
+    "No related papers found, please use a less specific query term or use `all:` query prefix "
+    "to maximize coverage."
+)
+
+NO_FULL_TEXT = "Full text is not available, please use other tools to access the full text."
+
+# --- Ours, not the seed's: optional parameters the issue allows, and the server instructions. ---
+
+MAX_RESULTS_PARAM = "How many papers to list (1-50, default 10)."
+
+PAGE_PARAM = (
+    "Page of a long answer (default 1). A long paper is split at section or paragraph "
+    "boundaries; the end of each page says whether more pages follow."
+)
+
+INSTRUCTIONS = (
+    "papers-mcp finds arXiv papers and reads them as markdown. First call 'resolve-paper-id' "
+    "with a title, author or arXiv query to get an arxiv ID (skip this when the user already gave "
+    "an arXiv ID), then call 'query-paper' with that ID and the level you need: 'abstract' for a "
+    "quick look, 'body' (default) for the paper itself, 'appendix', or 'all'. Long answers come "
+    "in pages; ask for the next page only if you need it."
+)

@@ -1,0 +1,228 @@
+"""The two tools' logic, without MCP: resolve a query to papers, and read a paper at a level.
+
+The order of work in ``query`` is what keeps repeated calls cheap and bad input harmless:
+parse the id (nothing fetched or written before this passes), metadata from the library or
+arXiv, then the converted text from the library, else the stored PDF, else a download.
+The ``arxiv`` client (requests, lxml) is imported on first network use, not at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from mcp_shared import ErrorCode, ToolFailure
+
+from .descriptions import NO_FULL_TEXT, NO_RESULTS
+from .fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
+from .ids import ArxivId, canonical_id
+from .library import Library
+from .metadata import PaperMeta
+from .queries import PlannedQuery, plan_query, rerank
+from .render import CHARS_PER_TOKEN, Level, paginate, paper_header, render_page, render_paper, render_results
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from .arxiv_api import ArxivClient
+
+__all__ = ["PapersService", "Progress"]
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[float, float, str], Coroutine[Any, Any, None]]
+"""``(done, total, message)``, as ``Context.report_progress`` takes it."""
+
+_FREE_TEXT_CANDIDATES = 25
+_MAX_RESULTS = 50
+_PAGE_HEADER_ALLOWANCE = 1500
+# Progress scale for one query-paper call: metadata, download, conversion, done.
+_P_META, _P_DOWNLOAD, _P_CONVERT, _P_DONE = 5.0, 55.0, 95.0, 100.0
+
+
+async def _no_progress(done: float, total: float, message: str) -> None:
+    return None
+
+
+def _increasing(report: Progress) -> Progress:
+    """MCP requires each progress value to exceed the last: drop a report that would not."""
+    last = [-1.0]
+
+    async def forward(done: float, total: float, message: str) -> None:
+        if done <= last[0]:
+            return
+        last[0] = done
+        await report(done, total, message)
+
+    return forward
+
+
+class PapersService:
+    """resolve-paper-id and query-paper over one arXiv client and one local library."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.library = Library(settings.home)
+        self._arxiv: ArxivClient | None = None
+        self._paper_locks: defaultdict[str, anyio.Lock] = defaultdict(anyio.Lock)
+
+    def arxiv(self) -> ArxivClient:
+        """The process's one arXiv client (and so its one rate gate), created on first use."""
+        if self._arxiv is None:
+            from .arxiv_api import ArxivClient  # lazy: requests + lxml cost start-up time
+
+            self._arxiv = ArxivClient(self.settings)
+        return self._arxiv
+
+    # -- resolve-paper-id --
+
+    async def resolve(self, query: str, max_results: int = 10) -> str:
+        """The "Available Papers:" block for ``query``, or the seed's no-match message."""
+        plan = plan_query(query)
+        try:
+            papers = await anyio.to_thread.run_sync(self._search_online, plan, max_results)
+        except ToolFailure as exc:
+            if exc.code != ErrorCode.RESOURCE_ERROR:
+                raise
+            papers = await anyio.to_thread.run_sync(self._search_library, plan, max_results)
+            if not papers:
+                raise ToolFailure(
+                    ErrorCode.RESOURCE_ERROR,
+                    f"{exc.message}. The local library has no matching paper either.",
+                ) from exc
+            logger.warning("arXiv unreachable; answering %r from the local library", query)
+            note = (
+                f"Note: arXiv could not be reached ({exc.message}). These results come from the local "
+                f"library (papers seen earlier), not from a live arXiv search."
+            )
+            return render_results(papers, note)
+        return render_results(papers) if papers else NO_RESULTS
+
+    def _search_online(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
+        client = self.arxiv()
+        if plan.kind == "id":
+            assert plan.arxiv_id is not None
+            meta = client.lookup(plan.arxiv_id)
+            papers = [meta] if meta is not None else []
+        elif plan.kind == "raw":
+            papers = client.search(plan.search_query, max_results)
+        else:
+            wanted = min(_MAX_RESULTS, max(max_results, _FREE_TEXT_CANDIDATES))
+            papers = rerank(client.search(plan.search_query, wanted), plan.words)[:max_results]
+        self.library.remember(papers)
+        return papers
+
+    def _search_library(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
+        if plan.kind == "id":
+            assert plan.arxiv_id is not None
+            meta = self.library.meta(plan.arxiv_id)
+            return [meta] if meta is not None else []
+        found = self.library.search(" ".join(plan.words), max(max_results, _FREE_TEXT_CANDIDATES))
+        return rerank(found, plan.words)[:max_results]
+
+    # -- query-paper --
+
+    async def query(
+        self, raw_id: str, level: Level = "body", page: int = 1, progress: Progress | None = None
+    ) -> str:
+        """One page of the paper at ``level``; the header names the exact version used."""
+        aid = canonical_id(raw_id)
+        report = _increasing(progress) if progress is not None else _no_progress
+        meta = await self._metadata(aid)
+        vid = meta.arxiv_id
+        text = None
+        if level != "abstract":
+            await report(_P_META / 2, _P_DONE, f"arxiv:{vid.text}: metadata ready")
+            text = await self._full_text(vid, report)
+        header = paper_header(meta, level)
+        budget = int(self.settings.max_answer_tokens * CHARS_PER_TOKEN) - len(header) - _PAGE_HEADER_ALLOWANCE
+        pages = paginate(render_paper(meta, level, text), max(budget, 1000))
+        if page > len(pages):
+            raise ToolFailure(
+                ErrorCode.VALIDATION_ERROR,
+                f"page {page} is out of range: level {level!r} of arxiv:{vid.text} has {len(pages)} page(s)",
+            )
+        if level != "abstract":
+            await report(_P_DONE, _P_DONE, f"arxiv:{vid.text}: done")
+        return render_page(header, pages, page, vid.text, level, self.settings.max_answer_tokens)
+
+    async def _metadata(self, aid: ArxivId) -> PaperMeta:
+        meta = await anyio.to_thread.run_sync(self.library.meta, aid)
+        if meta is not None and meta.arxiv_id.version is not None:
+            return meta
+        meta = await anyio.to_thread.run_sync(self.arxiv().lookup, aid)
+        if meta is None:
+            raise ToolFailure(
+                ErrorCode.VALIDATION_ERROR,
+                f"arXiv has no paper arxiv:{aid.text}; check the id or find it with resolve-paper-id",
+            )
+        if meta.arxiv_id.version is None:
+            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"arXiv sent no version for arxiv:{aid.text}")
+        await anyio.to_thread.run_sync(self.library.remember, [meta])
+        return meta
+
+    async def _full_text(self, vid: ArxivId, report: Progress) -> PaperText:
+        async with self._paper_locks[vid.text]:
+            data = await anyio.to_thread.run_sync(self.library.read_text, vid, EXTRACTOR_VERSION)
+            if data is not None:
+                try:
+                    return PaperText.from_dict(data)
+                except ValueError:
+                    logger.warning("converting arxiv:%s again: its stored conversion is malformed", vid.text)
+            pdf = self.library.pdf_path(vid)
+            if not pdf.is_file():
+                await report(_P_META, _P_DONE, f"arxiv:{vid.text}: downloading the PDF")
+                await anyio.to_thread.run_sync(
+                    self._download, vid, report if report is not _no_progress else None
+                )
+            await report(_P_DOWNLOAD + 1, _P_DONE, f"arxiv:{vid.text}: converting the PDF to markdown")
+            try:
+                text = await anyio.to_thread.run_sync(
+                    partial(extract_paper_text, pdf, progress=_page_progress(report, vid))
+                )
+            except ToolFailure as exc:
+                if exc.code != ErrorCode.DATA_FORMAT_ERROR:
+                    raise
+                pdf.unlink(missing_ok=True)  # never serve an unreadable PDF again; the next call re-downloads
+                raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} ({exc.message})") from exc
+            if not (text.body.strip() or text.appendix.strip() or text.references.strip()):
+                raise ToolFailure(
+                    ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (no text could be extracted from the PDF)"
+                )
+            await anyio.to_thread.run_sync(self.library.write_text, vid, EXTRACTOR_VERSION, text.to_dict())
+            await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: converted {text.pages} pages")
+            return text
+
+    def _download(self, vid: ArxivId, report: Progress | None) -> None:
+        """Runs in a worker thread: stream the PDF into the library, renamed into place only when whole."""
+        last = [-1]
+
+        def on_bytes(done: int, total: int | None) -> None:
+            if report is None or not total:
+                return
+            step = int(10 * done / total)
+            if step != last[0]:
+                last[0] = step
+                value = _P_META + (_P_DOWNLOAD - _P_META) * min(done / total, 1.0)
+                message = f"arxiv:{vid.text}: downloaded {done // 1024} of {total // 1024} KiB"
+                anyio.from_thread.run(report, value, _P_DONE, message)
+
+        with self.library.atomic_file(self.library.pdf_path(vid)) as sink:
+            size = self.arxiv().download_pdf(vid, sink, on_bytes)
+        logger.info("stored the PDF of arxiv:%s (%d bytes)", vid.text, size)
+
+
+def _page_progress(report: Progress, vid: ArxivId) -> Callable[[int, int], None] | None:
+    if report is _no_progress:
+        return None
+
+    def on_pages(done: int, total: int) -> None:
+        value = _P_DOWNLOAD + 1 + (_P_CONVERT - _P_DOWNLOAD - 2) * (done / total if total else 1.0)
+        anyio.from_thread.run(report, value, _P_DONE, f"arxiv:{vid.text}: converted {done} of {total} pages")
+
+    return on_pages
