@@ -96,13 +96,16 @@ _LEFT_KEEP_DEPS = {"compound", "amod", "poss", "nmod", "npadvmod"}
 _TIME_NOUNS = {"year", "years", "month", "months", "day", "days", "week", "weeks", "hour", "hours", "quarter", "quarters", "minute", "minutes", "second", "seconds"}  # fmt: skip
 
 
+_STRONG_ANCHORS = frozenset({"subject", "object", "label", "of_noun", "relative", "prior"})
+
+
 @dataclass(frozen=True, slots=True)
 class _About:
     """What a value is about, and how the answer was found (the anchor drives confidence)."""
 
     entity: str
     attribute: str | None
-    anchor: str  # subject | label | of_noun | head_noun | relative | coreference | nearest_chunk
+    anchor: str  # subject | object | label | of_noun | relative | prior | coreference | nearest_chunk
 
 
 def source_attribution(source_url: str | None, source_metadata: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -183,18 +186,43 @@ def _subject_of(verb: Token) -> Token | None:
 
 
 _NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
-_CHANGE_NOUNS = {
-    "increase",
-    "growth",
-    "rise",
-    "decline",
-    "drop",
-    "gain",
-    "jump",
-    "change",
-    "decrease",
-    "fall",
+_CHANGE_NOUNS = {"increase", "growth", "rise", "decline", "drop", "gain", "jump", "change", "decrease", "fall", "cagr"}  # fmt: skip
+# Verbs whose direct object, not their subject, is what a value is about ("Analysts estimate the market at $40bn").
+_OBJECT_VERBS = {
+    "estimate",
+    "value",
+    "put",
+    "peg",
+    "place",
+    "size",
+    "forecast",
+    "project",
+    "predict",
+    "expect",
 }
+# What a money amount measures, from its verb ("raised $150m" is funding).
+_VERB_ATTRIBUTES = {
+    "raise": "funding",
+    "invest": "investment",
+    "spend": "spending",
+    "earn": "earnings",
+    "lose": "loss",
+    "cost": "cost",
+    "pay": "payment",
+    "borrow": "debt",
+    "acquire": "acquisition price",
+    "buy": "acquisition price",
+}
+_METRIC_AFTER_RE = re.compile(
+    r"^\s+(?:in|of)\s+(?:annual\s+|total\s+|net\s+|gross\s+|quarterly\s+|new\s+)?"
+    r"(revenues?|sales|profits?|income|earnings|funding|investments?|assets|debt|cash|spending|capex|orders|"
+    r"bookings|losses|savings|fees|taxes|exports|imports|financing|capital|subsidies|grants|sales\s+revenue)\b",
+    re.IGNORECASE,
+)
+_PRIOR_RE = re.compile(
+    r"(?i:\b(?:down|up|compared|comparison|versus|vs\.?|against|from)\s+(?:with\s+|to\s+|from\s+)?)$"
+)
+_SEGMENT_SEPARATORS = ("|", ";", "•")
 
 
 def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
@@ -202,7 +230,9 @@ def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
     if head.pos_ != "NOUN" or head.idx >= line_end or head.i - span.end > 3 or head.i < span.end:
         return None
     between = span.doc[span.end : head.i + 1]
-    if any(x.is_punct or x.is_space or x.like_num or x.pos_ in ("PROPN", "ADP", "DET") for x in between):
+    if any(
+        x.is_punct or x.is_space or x.like_num or x.pos_ in ("PROPN", "ADP", "DET", "SYM") for x in between
+    ):
         return None
     if head.ent_type_ in ("DATE", "TIME") or head.lower_ in _TIME_NOUNS:
         return None
@@ -273,6 +303,18 @@ def _about(
             t = prep
             continue
         if head.pos_ in ("VERB", "AUX") or (head.pos_ == "ADJ" and head.dep_ in ("ROOT", "acomp")):
+            if head.lemma_.lower() in _VERB_ATTRIBUTES and count_noun is None and change_attr is None:
+                change_attr = _VERB_ATTRIBUTES[head.lemma_.lower()]
+            if head.lemma_.lower() in _OBJECT_VERBS:
+                obj = next((c for c in head.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
+                if (
+                    obj is not None
+                    and obj.pos_ in ("NOUN", "PROPN")
+                    and obj.ent_type_ not in _NOT_ENTITY_ENTS
+                ):
+                    return _About(
+                        _noun_phrase(obj, value_tokens), count_noun or change_attr, "object"
+                    ), count_noun
             subj = _subject_of(head)
             if (
                 subj is not None
@@ -372,7 +414,7 @@ def _choose_period(periods: list[Period], lo: int, hi: int, value: Value) -> Per
 
 
 def _confidence(anchor: str, typed: bool, projection: bool, hedged: bool) -> str:
-    strong = anchor in ("subject", "label", "of_noun", "relative")
+    strong = anchor in _STRONG_ANCHORS
     if projection or (not strong and not typed):
         return "Low"
     if strong and typed and not hedged:
@@ -400,19 +442,39 @@ def extract_from_doc(
         line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
         nl = text.find("\n", v.end)
         line_end = min(nl if nl != -1 else len(text), sent.end_char)
+        seg_start = max([line_start] + [text.rfind(c, line_start, v.start) + 1 for c in _SEGMENT_SEPARATORS])
+        seg_end = min(
+            [line_end] + [i for c in _SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
+        )
         kind = v.kind
         count_unit: str | None = None
         if v.year_like:
             continue
-        about, counted = _about(span, line_start, line_end, text, last_entity)
+        prior = _PRIOR_RE.search(text[max(seg_start, v.start - 30) : v.start])
+        previous = facts[-1] if facts and facts[-1]["sentence_span"][0] == line_start else None
+        about: _About | None
+        if prior and previous is not None and v.low is None and previous["value_kind"] in (v.kind, "count"):
+            about = _About(previous["entity"], previous["attribute"], "prior")
+            counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
+        else:
+            prior = None
+            about, counted = _about(span, seg_start, seg_end, text, last_entity)
         if about is None:
             continue
+        metric = _METRIC_AFTER_RE.match(text[v.end : seg_end])
+        if metric and about.anchor != "prior":
+            about = _About(about.entity, metric.group(1).lower(), about.anchor)
         if kind == "number" and counted:
             kind = "count"
             count_unit = counted.lower()
         if kind == "number" and v.unit is None and v.scale is None and count_unit is None and abs(v.numeric_value) < 10 and v.numeric_value == int(v.numeric_value):  # fmt: skip
             continue  # a bare small integer ("3 of them") says too little to be a fact
-        period = _choose_period(periods, line_start, line_end, v)
+        if prior:
+            period = _choose_period([p for p in periods if p.span[0] >= v.end], seg_start, seg_end, v)
+        else:
+            period = _choose_period(periods, seg_start, seg_end, v) or _choose_period(
+                periods, line_start, line_end, v
+            )
         before = text[sent.start_char : v.start]
         projection = _is_projection(span, before, period)
         hedge = _HEDGE_WORDS_RE.search(text[max(line_start, v.start - 24) : v.start])
@@ -448,6 +510,7 @@ def extract_from_doc(
             "direction": direction,
             "period": period.to_dict() if period else None,
             "is_projection": projection,
+            "comparison": "prior" if prior else None,
             "qualifier": hedge.group(0).strip().lower() if hedge else None,
             "value_span": [v.start, v.end],
             "sentence_span": [line_start, line_end],
@@ -461,7 +524,7 @@ def extract_from_doc(
             },
         }
         facts.append(fact)
-        anchor_score = 1.0 if about.anchor in ("subject", "label", "of_noun", "relative") else 0.5
+        anchor_score = 1.0 if about.anchor in _STRONG_ANCHORS else 0.5
         certainty = 0.0 if projection else (0.5 if hedge else 1.0)
         scores.append(0.4 * anchor_score + 0.25 * typed + 0.2 * (period is not None) + 0.15 * certainty)
         if about.anchor != "coreference":
@@ -478,6 +541,8 @@ def extract_from_doc(
 def _attribute(about: _About, value_kind: str, direction: str | None, span: Span, kind: str) -> str:
     """A short label for what is measured: growth, change, a counted noun, or ``value``."""
     if value_kind == "growth":
+        if about.attribute == "cagr":
+            return "CAGR"
         return "growth" if direction != "down" else "decline"
     if kind == "percentage_points":
         return "change"
