@@ -438,9 +438,36 @@ HEDGING_AUX = {"may", "might", "could", "would", "should", "can", "must"}
 COMMITMENT_HEADS = {"agree", "complete", "finalize", "finalise", "close"}
 DENIAL_HEADS = {"deny", "refute", "reject", "dispute"}
 SPECULATIVE_HEADS = {
-    "expect", "plan", "intend", "hope", "want", "seek", "consider", "aim", "try", "attempt", "propose",
-    "speculate", "predict", "forecast", "anticipate", "rumor", "rumour", "wish", "explore", "threaten",
-    "refuse", "decline", "fail", "deny", "doubt", "suggest", "hint", "discuss", "weigh", "mull",
+    "expect",
+    "plan",
+    "intend",
+    "hope",
+    "want",
+    "seek",
+    "consider",
+    "aim",
+    "try",
+    "attempt",
+    "propose",
+    "speculate",
+    "predict",
+    "forecast",
+    "anticipate",
+    "rumor",
+    "rumour",
+    "wish",
+    "explore",
+    "threaten",
+    "refuse",
+    "decline",
+    "fail",
+    "deny",
+    "doubt",
+    "suggest",
+    "hint",
+    "discuss",
+    "weigh",
+    "mull",
 }
 CONDITIONAL_MARKS = {"if", "whether", "unless"}
 NEGATIVE_DETS = {"no", "neither", "never"}
@@ -503,7 +530,9 @@ class _Group:
 def _strip_name(text: str) -> str:
     text = re.sub(r"(?i)^the\s+", "", text.strip())
     text = re.sub(r"[’']s$", "", text)
-    return text.strip(" ,.;:-\"'()[]")
+    abbreviated = re.search(r"\b(?:Corp|Inc|Ltd|Co|Bros|Jr|Sr|St)\.$", text) is not None
+    text = text.strip(" ,;:-\"'()[]")
+    return text if abbreviated else text.rstrip(".")
 
 
 def _key(text: str) -> str:
@@ -548,7 +577,7 @@ def _ner_mentions(doc: Doc) -> list[_Mention]:
         span = ent
         while len(span) > 1 and (span[0].lower_ == "the" or span[0].is_punct):
             span = span[1:]
-        while len(span) > 1 and (span[-1].tag_ == "POS" or span[-1].is_punct and span[-1].text != "."):
+        while len(span) > 1 and (span[-1].tag_ == "POS" or (span[-1].is_punct and span[-1].text != ".")):
             span = span[:-1]
         text = _strip_name(span.text)
         if len(text) < 2 or not any(c.isupper() for c in text) or not any(c.isalpha() for c in text):
@@ -608,7 +637,9 @@ def _tech_mentions(doc: Doc, taken: set[int]) -> list[_Mention]:
 
 def _propn_span(tok: Token) -> tuple[int, int] | None:
     """The proper-noun phrase headed by ``tok`` (its compound/flat PROPN modifiers), or None."""
-    capitalised_name = tok.text[:1].isupper() and not tok.is_sent_start and not tok.is_stop and tok.is_alpha is not False
+    capitalised_name = (
+        tok.text[:1].isupper() and not tok.is_sent_start and not tok.is_stop and tok.is_alpha is not False
+    )
     if tok.pos_ != "PROPN" and not (capitalised_name and tok.pos_ in {"NOUN", "ADJ", "ADV", "X"}):
         return None
     start = tok.i
@@ -731,7 +762,7 @@ def _expand_conj(tok: Token) -> list[tuple[Token, bool]]:
 
 def _is_negated(verb: Token) -> bool:
     return any(
-        c.dep_ == "neg" or c.lower_ in {"never", "not", "n't"} and c.dep_ == "advmod" for c in verb.children
+        c.dep_ == "neg" or (c.lower_ in {"never", "not", "n't"} and c.dep_ == "advmod") for c in verb.children
     )
 
 
@@ -830,7 +861,7 @@ def _relations(index: _Index, sent: Span) -> list[_Edge]:
         if verb.pos_ not in {"VERB", "NOUN", "AUX"}:
             continue
         spec = VERB_RELATIONS.get(_lemma(verb))
-        if spec is None and not (verb.lemma_.lower() == "sell"):
+        if spec is None and verb.lemma_.lower() != "sell":
             continue
         if verb.pos_ == "NOUN" and verb.dep_ != "ROOT":
             continue
@@ -936,7 +967,9 @@ def _edge(
     for m, role in ((src_m, roles[0]), (dst_m, roles[1])):
         if role is not None and not m.strong_type:
             m.type = _role_type(m, role)
-    edge = _Edge(-1, -1, relation, round(max(0.3, min(0.95, confidence)), 2), pattern, sent, modality or "asserted")
+    edge = _Edge(
+        -1, -1, relation, round(max(0.3, min(0.95, confidence)), 2), pattern, sent, modality or "asserted"
+    )
     edge.source, edge.target = id(src_m), id(dst_m)
     return edge
 
@@ -951,9 +984,9 @@ def _role_type(m: _Mention, role: str) -> str:
         return m.type if m.type in {"company", "organization", "product"} else "company"
     if role == "person":
         words = m.text.split()
-        if m.type in {"company", "location"} and 2 <= len(words) <= 3 and all(w[:1].isupper() for w in words):
-            if not _has_legal_suffix(m.text) and _key(m.text) not in KNOWN_COMPANIES:
-                return "person"
+        looks_like_name = 2 <= len(words) <= 3 and all(w[:1].isupper() for w in words)
+        if m.type in {"company", "location"} and looks_like_name and not _has_legal_suffix(m.text):
+            return "person" if _key(m.text) not in KNOWN_COMPANIES else m.type
         return m.type
     return m.type
 

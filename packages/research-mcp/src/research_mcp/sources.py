@@ -78,7 +78,6 @@ PUBLISHERS = {
     "aaai.org",
     "ijcai.org",
     "usenix.org",
-    "aps.org",
     "aip.org",
     "ams.org",
     "siam.org",

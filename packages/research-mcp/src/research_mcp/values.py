@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 SCALES: dict[str, float] = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+# Indian numbering: read, never offered as a guess for an unscaled number.
+_FACTORS: dict[str, float] = SCALES | {"lakh": 1e5, "crore": 1e7}
 
 _SCALE_WORDS: dict[str, str] = {
     "thousand": "thousand",
@@ -51,6 +53,13 @@ _SCALE_WORDS: dict[str, str] = {
     "tn": "trillion",
     "trn": "trillion",
     "t": "trillion",
+    "lakh": "lakh",
+    "lakhs": "lakh",
+    "lac": "lakh",
+    "lacs": "lakh",
+    "crore": "crore",
+    "crores": "crore",
+    "cr": "crore",
 }
 _SINGLE_LETTER_SCALES = {"k", "K", "m", "M", "b", "B", "T"}
 
@@ -137,13 +146,13 @@ def _alt(words: list[str]) -> str:
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _CUR_PRE = _alt(list(_CURRENCY_PREFIX)) + "|" + _alt(_ISO_CODES)
 _CUR_POST = _alt(_ISO_CODES) + "|" + _alt(list(_CURRENCY_WORDS))
-_SCALE = r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn)|MM|[kKmMbBT]"
+_SCALE = r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
 _PCT = r"%|(?i:per\s?cent|percent|pct)\b"
 _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
-_UNIT = r"(?i:" + _alt(list(_UNITS)) + r")\b"
+_UNIT = r"(?i:" + _alt(list(_UNITS)) + r"|points?|pts)\b"
 
 _AMOUNT_RE = re.compile(
-    r"(?<![\w.,/\\#@])(?<!\w[-–])"  # not inside a word, an identifier (GPT-4) or a decimal
+    r"(?<![\w.,/\\#@])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4) or a decimal
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
@@ -288,7 +297,7 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     negative = bool(m.group("neg") or m.group("neg2"))
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
         negative = False  # an en dash before a bare number is punctuation, not a sign
-    factor = SCALES[scale] if scale else 1.0
+    factor = _FACTORS[scale] if scale else 1.0
     value = _to_float(num_s) * factor
     low = high = None
     if m.group("num_hi"):
@@ -320,7 +329,8 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
             unit = currency
         elif m.group("unit"):
             kind = "number"
-            unit = _UNITS[m.group("unit").lower()]
+            raw_unit = m.group("unit").lower()
+            unit = "points" if raw_unit.startswith(("point", "pt")) else _UNITS[raw_unit]
         else:
             kind = "number"
     else:
@@ -383,7 +393,7 @@ def _merge_ranges(values: list[Value], text: str) -> list[Value]:
             ):
                 lo = v.numeric_value
                 if not v.explicit_scale and w.scale:
-                    lo *= SCALES[w.scale]
+                    lo *= _FACTORS[w.scale]
                 if v.kind == "number" and w.kind == "percentage":
                     pass
                 start = lead.start() + max(0, v.start - 30) if lead else v.start
@@ -668,11 +678,23 @@ def parse_value_string(raw: str) -> Value | None:
     s = " ".join(raw.split())
     if not s:
         return None
-    values = [v for v in find_values(s) if not (v.year_like and _PLAIN_NUMBER_RE.match(s) is None)]
+    if s.lower() in ("zero", "nil", "none"):
+        return Value(text=s, start=0, end=len(s), kind="number", numeric_value=0.0)
+    periods = [p for p in find_periods(s) if p.span[0] > 0]  # "€1.2 billion (2023)": the period is not the value
+    values = [
+        v
+        for v in find_values(s, exclude=[p.span for p in periods])
+        if not (v.year_like and _PLAIN_NUMBER_RE.match(s) is None)
+    ]
     if len(values) != 1:
         return None
     v = values[0]
-    rest = (s[: v.start] + " " + s[v.end :]).strip(" .,;:()~≈")
+    if len(periods) == 1:
+        v.extras["period"] = periods[0]
+    rest = s[: v.start] + " " + s[v.end :]
+    for p in periods:
+        rest = rest.replace(p.text, " ")
+    rest = rest.strip(" .,;:()[]~≈")
     rest_l = rest.lower()
     for word in ("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "over", "under",
                  "more than", "less than", "up to", "at least", "almost", "some", "est.", "estimated", "c."):  # fmt: skip

@@ -1,0 +1,364 @@
+"""citation-validate: completeness (claim, author, date, title, url), validity, source quality, and optional checks.
+
+A citation is *complete* when all five fields are present and none of them is invalid
+(an impossible date, a malformed URL or DOI, a title that is only a URL). Missing fields
+are warnings; invalid values are errors. ``quality_distribution`` rates each citation's
+URL with source-rate; a missing or malformed URL counts as E, so the counts add up to the
+number of citations.
+
+``verify_urls`` fetches each URL (see ``fetch.py`` for the private-address policy);
+``check_accuracy`` also reads the page and checks that the claim's numbers and capitalised
+names appear in it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import html
+import re
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+import anyio
+
+from .models import CitationIn
+from .settings import Settings
+from .sources import rate_url_or_e
+from .urls import UrlError, parse_url
+
+__all__ = ["check_accuracy", "check_date", "claim_terms", "validate_citations"]
+
+REQUIRED_FIELDS = ("claim", "author", "date", "title", "url")
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
+MONTHS["sept"] = 9
+DOI_RE = re.compile(r"^10\.\d{4,9}/[^\s]+$")
+URLISH_RE = re.compile(r"^(?:https?://|www\.)\S+$|^[\w-]+(?:\.[\w-]+)+/\S*$", re.IGNORECASE)
+NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
+NAME_RE = re.compile(r"\b[A-Z][\w&.-]*[A-Za-z0-9](?:\s+(?:of\s+|the\s+|and\s+)?[A-Z][\w&.-]*[A-Za-z0-9])*")
+NAME_STOP = {
+    "The",
+    "A",
+    "An",
+    "In",
+    "On",
+    "At",
+    "By",
+    "For",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "It",
+    "Its",
+    "According",
+}
+CONCURRENT_FETCHES = 5
+
+
+def _present(value: str | None) -> bool:
+    return value is not None and value.strip() != ""
+
+
+def _valid_ymd(year: int, month: int, day: int | None) -> bool:
+    if not 1 <= month <= 12:
+        return False
+    if day is None:
+        return True
+    return 1 <= day <= calendar.monthrange(year, month)[1]
+
+
+def check_date(raw: str, today: date | None = None) -> tuple[str, str] | None:
+    """``(issue, detail)`` for a date that is impossible, in the future, implausible or unreadable; None if fine.
+
+    Accepts ISO (``2024``, ``2024-03``, ``2024-03-05``, with ``/`` or ``.`` too, and datetimes),
+    ``March 5, 2024``, ``5 March 2024``, ``Mar 2024`` and numeric ``DD/MM/YYYY`` or ``MM/DD/YYYY``
+    (valid if either reading is).
+    """
+    today = today or datetime.now(UTC).date()
+    text = raw.strip().rstrip(".")
+    if text.lower() in {"n.d", "nd", "no date", "undated"}:
+        return "missing", f"date {raw!r} means no date"
+    year: int | None = None
+    candidates: list[tuple[int, int | None, int | None]] = []
+    m = re.fullmatch(
+        r"(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",
+        text,
+    )
+    if m:
+        candidates = [
+            (
+                int(m.group(1)),
+                int(m.group(2)) if m.group(2) else None,
+                int(m.group(3)) if m.group(3) else None,
+            )
+        ]
+    if not candidates:
+        m = re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", text)
+        if m:
+            a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            candidates = [(y, b, a), (y, a, b)]
+    if not candidates:
+        m = re.fullmatch(r"([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", text)
+        if m and m.group(1).lower() in MONTHS:
+            candidates = [(int(m.group(3)), MONTHS[m.group(1).lower()], int(m.group(2)))]
+        m2 = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})", text)
+        if m2 and m2.group(2).lower() in MONTHS:
+            candidates = [(int(m2.group(3)), MONTHS[m2.group(2).lower()], int(m2.group(1)))]
+        m3 = re.fullmatch(r"([A-Za-z]+)\.?,?\s+(\d{4})", text)
+        if m3 and m3.group(1).lower() in MONTHS:
+            candidates = [(int(m3.group(2)), MONTHS[m3.group(1).lower()], None)]
+        if not candidates and (m or m2 or m3):
+            return "invalid", f"date {raw!r} names a month that does not exist"
+    if not candidates:
+        return "unparseable", f"date {raw!r} is not in a recognised format (use YYYY-MM-DD)"
+    valid = [(y, mo, d) for y, mo, d in candidates if mo is None or _valid_ymd(y, mo, d)]
+    if not valid:
+        return "impossible", f"date {raw!r} cannot exist (no such month or day)"
+    year, month, day = valid[0]
+    earliest = date(year, month or 1, day or 1)
+    if earliest > today:
+        return "future", f"date {raw!r} is after today ({today.isoformat()})"
+    if year < 1450:
+        return "implausible", f"date {raw!r} is before printed publication existed"
+    return None
+
+
+def _check_doi(raw: str) -> str | None:
+    doi = raw.strip()
+    doi = re.sub(r"(?i)^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", "", doi)
+    if not DOI_RE.match(doi):
+        return f"{raw!r} is not a DOI (expected 10.<registrant>/<suffix>)"
+    return None
+
+
+def _issue(index: int, field: str, issue: str, severity: str, detail: str) -> dict[str, Any]:
+    return {"citation_index": index, "field": field, "issue": issue, "severity": severity, "detail": detail}
+
+
+def _static_issues(index: int, c: CitationIn, today: date | None) -> list[dict[str, Any]]:
+    issues: list[dict[str, Any]] = []
+    for name in REQUIRED_FIELDS:
+        if not _present(getattr(c, name)):
+            issues.append(_issue(index, name, "missing", "warning", f"{name} is missing"))
+    if _present(c.date):
+        assert c.date is not None
+        found = check_date(c.date, today)
+        if found is not None:
+            kind, detail = found
+            severity = "warning" if kind in {"unparseable", "missing", "implausible"} else "error"
+            issues.append(
+                _issue(index, "date", f"{kind}_date" if kind != "missing" else "missing", severity, detail)
+            )
+    if _present(c.url):
+        assert c.url is not None
+        url = c.url.strip()
+        if url.lower().startswith("doi:"):
+            bad = _check_doi(url)
+            if bad:
+                issues.append(_issue(index, "url", "malformed_doi", "error", bad))
+        else:
+            try:
+                parsed = parse_url(url)
+            except UrlError as exc:
+                issues.append(_issue(index, "url", "malformed_url", "error", f"{url!r}: {exc}"))
+            else:
+                if parsed.host in {"doi.org", "dx.doi.org"}:
+                    bad = _check_doi(url)
+                    if bad:
+                        issues.append(_issue(index, "url", "malformed_doi", "error", bad))
+    if _present(c.doi):
+        assert c.doi is not None
+        bad = _check_doi(c.doi)
+        if bad:
+            issues.append(_issue(index, "doi", "malformed_doi", "error", bad))
+    if _present(c.title):
+        assert c.title is not None
+        if URLISH_RE.match(c.title.strip()):
+            issues.append(
+                _issue(index, "title", "title_is_url", "error", "the title is only a URL, not a title")
+            )
+    if _present(c.author):
+        assert c.author is not None
+        author = c.author.strip()
+        if URLISH_RE.match(author) or not re.search(r"[^\W\d_]", author):
+            issues.append(_issue(index, "author", "invalid_author", "error", f"{author!r} is not a name"))
+    return issues
+
+
+def _page_text(body: bytes, content_type: str | None) -> str:
+    text = body.decode("utf-8", errors="replace")
+    if content_type is None or "html" in content_type or "<html" in text[:2000].lower():
+        text = re.sub(r"(?is)<(script|style|noscript)\b.*?</\1>", " ", text)
+        text = re.sub(r"(?s)<[^>]+>", " ", text)
+        text = html.unescape(text)
+    return re.sub(r"\s+", " ", text)
+
+
+def _number_variants(number: str) -> set[str]:
+    plain = number.replace(",", "")
+    out = {number, plain}
+    if "." not in plain and len(plain) > 3:
+        out.add(f"{int(plain):,}")
+    return out
+
+
+def claim_terms(claim: str) -> tuple[list[str], list[str]]:
+    """The numbers and capitalised names of a claim, the parts a source must contain."""
+    numbers = list(dict.fromkeys(m.group(0) for m in NUMBER_RE.finditer(claim)))
+    names: list[str] = []
+    for m in NAME_RE.finditer(claim):
+        name = m.group(0).strip(".")
+        words = name.split()
+        while words and words[0] in NAME_STOP:
+            words = words[1:]
+        if not words:
+            continue
+        name = " ".join(words)
+        if (
+            m.start() == 0
+            and len(words) == 1
+            and words[0].lower() == words[0].lower()
+            and not any(c.isupper() for c in words[0][1:])
+        ):
+            continue  # a capitalised first word is not a name by itself
+        if name not in names:
+            names.append(name)
+    return numbers, names
+
+
+def check_accuracy(claim: str, page: str) -> dict[str, Any]:
+    """Which of the claim's numbers and names occur in the page (case-insensitive for names)."""
+    numbers, names = claim_terms(claim)
+    page_lower = page.lower()
+    page_numbers = {m.group(0) for m in NUMBER_RE.finditer(page)}
+    page_numbers |= {n.replace(",", "") for n in page_numbers}
+    found_n = [n for n in numbers if _number_variants(n) & page_numbers]
+    found_e = [e for e in names if e.lower() in page_lower]
+    missing_n = [n for n in numbers if n not in found_n]
+    missing_e = [e for e in names if e not in found_e]
+    checkable = bool(numbers or names)
+    return {
+        "checked": True,
+        "supported": (not missing_n and not missing_e) if checkable else None,
+        "numbers_found": found_n,
+        "numbers_missing": missing_n,
+        "entities_found": found_e,
+        "entities_missing": missing_e,
+    }
+
+
+async def _network_checks(
+    index: int,
+    c: CitationIn,
+    settings: Settings,
+    verify_urls: bool,
+    want_accuracy: bool,
+    limiter: anyio.Semaphore,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from .fetch import fetch_url  # httpx is needed only when a caller asks for network checks
+
+    details: dict[str, Any] = {}
+    issues: list[dict[str, Any]] = []
+    assert c.url is not None
+    async with limiter:
+        fetched = await fetch_url(c.url.strip(), settings, read_body=want_accuracy)
+    if verify_urls:
+        details["url_check"] = fetched.summary()
+    if fetched.error is not None:
+        issue = "refused_url" if fetched.error_kind == "refused_address" else "unreachable"
+        issues.append(_issue(index, "url", issue, "error", fetched.error))
+    elif fetched.status_code is not None and fetched.status_code >= 400:
+        issues.append(
+            _issue(index, "url", "http_error", "error", f"the URL answered HTTP {fetched.status_code}")
+        )
+    if want_accuracy:
+        if fetched.reachable:
+            result = check_accuracy(c.claim, _page_text(fetched.body, fetched.content_type))
+            result["page_truncated"] = fetched.truncated
+            details["accuracy"] = result
+            if result["supported"] is False:
+                missing = result["numbers_missing"] + result["entities_missing"]
+                issues.append(
+                    _issue(
+                        index,
+                        "claim",
+                        "not_found_in_source",
+                        "warning",
+                        f"the page does not contain: {', '.join(missing[:10])}",
+                    )
+                )
+        else:
+            details["accuracy"] = {
+                "checked": False,
+                "supported": None,
+                "reason": "the page could not be fetched",
+            }
+    return details, issues
+
+
+async def validate_citations(
+    citations: Sequence[CitationIn],
+    settings: Settings,
+    *,
+    verify_urls: bool = False,
+    check_accuracy: bool = False,
+    today: date | None = None,
+) -> dict[str, Any]:
+    """seed 004's citation-validate result, plus a per-citation breakdown under ``citations``."""
+    per: list[dict[str, Any]] = []
+    issues: list[dict[str, Any]] = []
+    distribution = {"A": 0, "B": 0, "C": 0, "D": 0, "E": 0}
+    static: list[list[dict[str, Any]]] = []
+    for i, c in enumerate(citations):
+        found = _static_issues(i, c, today)
+        static.append(found)
+        grade = rate_url_or_e(
+            c.url if not any(x["field"] == "url" and x["severity"] == "error" for x in found) else None
+        )
+        distribution[grade] += 1
+        per.append({"index": i, "quality_rating": grade})
+    network: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [({}, []) for _ in citations]
+    if verify_urls or check_accuracy:
+        limiter = anyio.Semaphore(CONCURRENT_FETCHES)
+
+        async def run(i: int, c: CitationIn) -> None:
+            network[i] = await _network_checks(i, c, settings, verify_urls, check_accuracy, limiter)
+
+        async with anyio.create_task_group() as tg:
+            for i, c in enumerate(citations):
+                url_ok = _present(c.url) and not any(
+                    x["field"] == "url" and x["severity"] == "error" for x in static[i]
+                )
+                if url_ok:
+                    tg.start_soon(run, i, c)
+                elif verify_urls:
+                    network[i] = ({"url_check": {"checked": False, "reason": "no valid URL to check"}}, [])
+    complete = 0
+    for i, c in enumerate(citations):
+        details, net_issues = network[i]
+        all_issues = static[i] + net_issues
+        has_all = all(_present(getattr(c, name)) for name in REQUIRED_FIELDS)
+        invalid = any(x["severity"] == "error" and x["field"] in REQUIRED_FIELDS for x in static[i])
+        is_complete = has_all and not invalid
+        complete += is_complete
+        per[i].update(
+            {
+                "complete": is_complete,
+                "missing_fields": [n for n in REQUIRED_FIELDS if not _present(getattr(c, n))],
+                "errors": sum(1 for x in all_issues if x["severity"] == "error"),
+                "warnings": sum(1 for x in all_issues if x["severity"] == "warning"),
+                **details,
+            }
+        )
+        issues.extend(all_issues)
+    return {
+        "total_citations": len(citations),
+        "complete_citations": complete,
+        "quality_distribution": distribution,
+        "issues": issues,
+        "valid_citations": sum(1 for p in per if p["errors"] == 0),
+        "citations": per,
+        "checks": {"verify_urls": verify_urls, "check_accuracy": check_accuracy},
+    }

@@ -1,0 +1,189 @@
+"""Fetch a user-supplied URL without letting it reach into private networks.
+
+Every hop (the first request and each redirect, followed by hand) is parsed, its host
+resolved, and every resolved address checked: loopback, private (10/8, 172.16/12,
+192.168/16), link-local (169.254/16, incl. 169.254.169.254), unspecified, IPv6 ULA and
+link-local, and numeric hosts in decimal/octal/hex forms are refused unless the settings
+allow private URLs. The connection goes to the address that was checked (the resolution is
+pinned; TLS still verifies the certificate against the host name), the body is capped in
+bytes, and the whole fetch is capped in time.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import anyio
+import httpx
+
+from .settings import Settings
+from .urls import UrlError, is_public_address, parse_url
+
+__all__ = ["FetchResult", "fetch_url"]
+
+logger = logging.getLogger(__name__)
+
+REDIRECT_CODES = {301, 302, 303, 307, 308}
+USER_AGENT = "research-mcp/0.1 (citation check)"
+
+
+@dataclass
+class FetchResult:
+    """What happened to one URL; ``error`` is set when it could not be fetched."""
+
+    url: str
+    final_url: str | None = None
+    status_code: int | None = None
+    redirects: int = 0
+    content_type: str | None = None
+    body: bytes = b""
+    truncated: bool = False
+    error: str | None = None
+    error_kind: str | None = None  # malformed | refused_address | unreachable | timeout | too_many_redirects
+    hops: list[str] = field(default_factory=list)
+
+    @property
+    def reachable(self) -> bool:
+        return self.error is None and self.status_code is not None and self.status_code < 400
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "checked": True,
+            "reachable": self.reachable,
+            "status_code": self.status_code,
+            "final_url": self.final_url,
+            "redirects": self.redirects,
+            "content_type": self.content_type,
+            "error": self.error,
+        }
+
+
+class _Refused(Exception):
+    pass
+
+
+async def _pinned_address(host: str, port: int, allow_private: bool) -> str:
+    """Resolve ``host`` and return one address to connect to, refusing private ones."""
+    try:
+        literal = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    if literal is not None:
+        if not allow_private and not is_public_address(literal):
+            raise _Refused(f"{host} is a private, loopback or link-local address")
+        return str(literal)
+    try:
+        infos = await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise OSError(f"cannot resolve {host}: {exc}") from exc
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
+    if not addresses:
+        raise OSError(f"{host} has no addresses")
+    if not allow_private:
+        bad = [a for a in addresses if not is_public_address(a)]
+        if bad:
+            raise _Refused(f"{host} resolves to a private, loopback or link-local address ({bad[0]})")
+    return str(addresses[0])
+
+
+def _with_host(url: str, address: str) -> str:
+    parts = urlsplit(url)
+    host = f"[{address}]" if ":" in address else address
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+async def fetch_url(url: str, settings: Settings, *, read_body: bool) -> FetchResult:
+    """GET ``url`` hop by hop under the private-address policy; read at most ``http_max_bytes`` of the body."""
+    result = FetchResult(url=url)
+    try:
+        with anyio.fail_after(settings.http_timeout_seconds):
+            await _fetch(url, settings, read_body, result)
+    except TimeoutError:
+        result.error, result.error_kind = f"timed out after {settings.http_timeout_seconds:g} s", "timeout"
+    return result
+
+
+async def _fetch(url: str, settings: Settings, read_body: bool, result: FetchResult) -> None:
+    timeout = httpx.Timeout(settings.http_timeout_seconds)
+    current = url
+    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client:
+        for hop in range(settings.http_max_redirects + 1):
+            result.hops.append(current)
+            try:
+                parsed = parse_url(current)
+            except UrlError as exc:
+                result.error, result.error_kind = f"malformed URL at hop {hop}: {exc}", "malformed"
+                return
+            # 2130706433, 0177.0.0.1, 0x7f.1: the resolver would read these as addresses
+            numeric_alias = parsed.ip is not None and ":" not in parsed.host and str(parsed.ip) != parsed.host
+            private_numeric = parsed.ip is not None and not is_public_address(parsed.ip)
+            if numeric_alias and private_numeric and not settings.allow_private_urls:
+                result.error = (
+                    f"{parsed.host} is a numeric form of {parsed.ip}, a private or loopback address"
+                )
+                result.error_kind = "refused_address"
+                return
+            port = parsed.port or (443 if parsed.scheme == "https" else 80)
+            host_for_dns = str(parsed.ip) if parsed.ip is not None else parsed.host
+            try:
+                address = await _pinned_address(host_for_dns, port, settings.allow_private_urls)
+            except _Refused as exc:
+                kind = "redirect into a private address" if hop else "private address"
+                result.error, result.error_kind = f"refused {kind}: {exc}", "refused_address"
+                return
+            except OSError as exc:
+                result.error, result.error_kind = str(exc), "unreachable"
+                return
+            host_header = parsed.host
+            if ":" in host_header:
+                host_header = f"[{host_header}]"
+            if parsed.port:
+                host_header = f"{host_header}:{parsed.port}"
+            extensions = (
+                {"sni_hostname": parsed.host} if parsed.scheme == "https" and parsed.ip is None else {}
+            )
+            request = client.build_request(
+                "GET",
+                _with_host(parsed.url, address),
+                headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": "text/html,text/plain,*/*"},
+                extensions=extensions,
+            )
+            try:
+                response = await client.send(request, stream=True)
+            except httpx.HTTPError as exc:
+                result.error, result.error_kind = (
+                    f"request failed: {type(exc).__name__}: {exc}",
+                    "unreachable",
+                )
+                return
+            try:
+                result.status_code = response.status_code
+                result.content_type = response.headers.get("content-type")
+                location = response.headers.get("location")
+                if response.status_code in REDIRECT_CODES and location:
+                    current = urljoin(current, location)
+                    result.redirects = hop + 1
+                    continue
+                result.final_url = current
+                if read_body:
+                    chunks: list[bytes] = []
+                    size = 0
+                    async for chunk in response.aiter_bytes():
+                        chunks.append(chunk)
+                        size += len(chunk)
+                        if size >= settings.http_max_bytes:
+                            result.truncated = True
+                            break
+                    result.body = b"".join(chunks)[: settings.http_max_bytes]
+                return
+            finally:
+                await response.aclose()
+        result.error = f"more than {settings.http_max_redirects} redirects"
+        result.error_kind = "too_many_redirects"
+        result.status_code = None

@@ -1,0 +1,258 @@
+"""Input and result models: the seed's field names (snake_case results, camelCase batch fields).
+
+Result models give each tool an output schema; the seed's fields are required, extra
+fields that make a result more useful are declared too, and the fact and conflict models
+allow more fields than they list (their logic adds some).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+
+__all__ = [
+    "BatchItemResult",
+    "BatchResult",
+    "BatchSummary",
+    "CacheClearResult",
+    "CacheStatsEntry",
+    "CacheStatsResult",
+    "CitationIn",
+    "CitationValidateResult",
+    "ConflictDetectResult",
+    "EntityExtractResult",
+    "FactExtractResult",
+    "SourceMetadata",
+    "SourceRateResult",
+]
+
+Grade = Literal["A", "B", "C", "D", "E"]
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+class SourceMetadata(BaseModel):
+    """Where a text came from (all optional); copied into each fact's ``source``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    title: StrictStr | None = Field(default=None, description="Title of the source document.")
+    author: StrictStr | None = Field(default=None, description="Author(s) of the source document.")
+    date: StrictStr | None = Field(default=None, description="Publication date, e.g. 2024-03-05.")
+
+
+class CitationIn(BaseModel):
+    """One citation: the claim it supports and where it comes from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    claim: Annotated[
+        StrictStr, Field(min_length=1, max_length=5_000, description="The statement the citation supports.")
+    ]
+    author: StrictStr | None = Field(default=None, description="Author(s), e.g. 'Vaswani et al.'.")
+    date: StrictStr | None = Field(
+        default=None, description="Publication date, e.g. 2017-06-12 or 'June 2017'."
+    )
+    title: StrictStr | None = Field(default=None, description="Title of the cited work.")
+    url: StrictStr | None = Field(
+        default=None, description="http(s) URL of the cited work (or doi:10.xxx/yyy)."
+    )
+    doi: StrictStr | None = Field(default=None, description="Optional DOI, e.g. 10.48550/arXiv.1706.03762.")
+
+    @field_validator("claim")
+    @classmethod
+    def _claim_not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must not be blank")
+        return v
+
+
+# ----------------------------------------------------------------------------- results
+
+
+class FactSourceOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    url: str | None = None
+    title: str | None = None
+
+
+class FactOut(BaseModel):
+    """One atomic fact (seed fields; fact-extract adds numeric_value, period, sentence, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    entity: str
+    attribute: str
+    value: str
+    value_type: str
+    confidence: str = Field(description="High, Medium or Low.")
+    source: FactSourceOut
+
+
+class FactMetadata(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    total_facts: int
+    processing_time_ms: float
+
+
+class FactExtractResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    facts: list[FactOut]
+    extraction_quality: float = Field(description="0-10: how well the facts are anchored, typed and dated.")
+    metadata: FactMetadata
+
+
+class EntityOut(BaseModel):
+    name: str
+    type: str = Field(description="company, person, technology, location, organization, product or event.")
+    aliases: list[str] = Field(description="Other names for the same entity in the text.")
+    description: str | None = None
+    mentions: int = Field(description="How many times the entity is mentioned.")
+    confidence: float = Field(description="0-1: how sure the name and type are.")
+    spacy_labels: list[str] = Field(description="The NER labels (or LEXICON/PROPN) behind the entity.")
+    offsets: list[list[int]] = Field(description="[start, end) character offsets of the first mentions.")
+
+
+class EdgeOut(BaseModel):
+    source: str
+    target: str
+    relation: str = Field(
+        description="acquires, invests_in, partners_with, competes_with, founded_by, develops, ..."
+    )
+    confidence: float = Field(description="0-1, from the dependency pattern that matched.")
+    evidence: str = Field(description="The sentence that states the relation.")
+    evidence_start: int = Field(description="Character offset of the evidence sentence in the text.")
+    evidence_end: int
+    pattern: str = Field(description="active_dobj, active_prep, passive_agent, sold_to, reciprocal_subjects.")
+    modality: str = Field(description="asserted, future ('will acquire') or agreed ('agreed to acquire').")
+    occurrences: int
+
+
+class EntityMetadata(BaseModel):
+    total_entities: int
+    total_relationships: int
+    entity_types: list[str]
+    relations_extracted: bool
+    processing_time_ms: float
+
+
+class EntityExtractResult(BaseModel):
+    entities: list[EntityOut]
+    edges: list[EdgeOut]
+    metadata: EntityMetadata
+
+
+class CitationIssue(BaseModel):
+    citation_index: int
+    field: str
+    issue: str = Field(description="missing, malformed_url, malformed_doi, impossible_date, future_date, ...")
+    severity: Literal["error", "warning"]
+    detail: str
+
+
+class CitationDetail(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    index: int
+    quality_rating: Grade
+    complete: bool
+    missing_fields: list[str]
+    errors: int
+    warnings: int
+
+
+class CitationValidateResult(BaseModel):
+    total_citations: int
+    complete_citations: int = Field(description="All of claim, author, date, title, url present and valid.")
+    quality_distribution: dict[str, int] = Field(description="Counts of A-E over the citations' URLs.")
+    issues: list[CitationIssue]
+    valid_citations: int = Field(description="Citations without any error-level issue.")
+    citations: list[CitationDetail]
+    checks: dict[str, bool]
+
+
+class SourceRateResult(BaseModel):
+    quality_rating: Grade
+    justification: str
+    credibility_indicators: list[str]
+    domain: str = Field(description="The registered domain the rating is based on.")
+    host: str
+    category: str = Field(
+        description="academic, government, publisher, institution, preprint, industry, company, news, blog, "
+        "unknown, ip_address or lookalike."
+    )
+    confidence: float = Field(description="0-1: how sure the rating is.")
+    source_type: str | None = None
+    metadata_considered: list[str] | None = None
+
+
+class ConflictOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    entity: str
+    attribute: str
+    type: str
+    severity: str
+    values: list[str]
+    sources: list[str | None]
+
+
+class ConflictDetectResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    total_conflicts: int
+    conflicts: list[ConflictOut]
+    severity_summary: dict[str, int]
+
+
+class BatchItemResult(BaseModel):
+    id: str
+    success: bool
+    data: dict[str, Any] | None
+    error: str | None
+    processingTimeMs: float
+    cacheHit: bool = False
+    skipped: bool | None = None
+
+
+class BatchSummary(BaseModel):
+    total: int
+    successful: int
+    failed: int
+    skipped: int = 0
+    totalTimeMs: float
+    avgTimeMs: float
+    cacheHitRate: float
+
+
+class BatchResult(BaseModel):
+    tool: str
+    results: list[BatchItemResult]
+    summary: BatchSummary
+
+
+class CacheStatsEntry(BaseModel):
+    size: int
+    hits: int
+    misses: int
+    hitRate: float
+    maxSize: int
+    ttlSeconds: float
+
+
+class CacheStatsResult(BaseModel):
+    factCache: CacheStatsEntry
+    entityCache: CacheStatsEntry
+    citationCache: CacheStatsEntry
+    sourceRatingCache: CacheStatsEntry
+    conflictCache: CacheStatsEntry
+
+
+class CacheClearResult(BaseModel):
+    success: bool
+    message: str
