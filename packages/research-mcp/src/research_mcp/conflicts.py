@@ -241,6 +241,9 @@ def _parse_fact(index: int, fact: FactInput) -> _Parsed:
                     index, fact, "date", period=period, period_key=period_key, date=d, text=str(raw)
                 )
         return _Parsed(index, fact, "text", period=period, period_key=period_key, text=str(raw))
+    embedded = parsed.extras.get("period")
+    if period_key is None and isinstance(embedded, Period):
+        period, period_key = embedded, embedded.key.upper()  # "€1.2 billion (2023)"
     kind = parsed.kind
     currency = parsed.currency or (fact.currency.upper() if fact.currency else None)
     if fact.value_kind == "percentage_points" or kind == "percentage_points":

@@ -146,7 +146,9 @@ def _alt(words: list[str]) -> str:
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _CUR_PRE = _alt(list(_CURRENCY_PREFIX)) + "|" + _alt(_ISO_CODES)
 _CUR_POST = _alt(_ISO_CODES) + "|" + _alt(list(_CURRENCY_WORDS))
-_SCALE = r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
+_SCALE = (
+    r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
+)
 _PCT = r"%|(?i:per\s?cent|percent|pct)\b"
 _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
 _UNIT = r"(?i:" + _alt(list(_UNITS)) + r"|points?|pts)\b"
@@ -680,7 +682,9 @@ def parse_value_string(raw: str) -> Value | None:
         return None
     if s.lower() in ("zero", "nil", "none"):
         return Value(text=s, start=0, end=len(s), kind="number", numeric_value=0.0)
-    periods = [p for p in find_periods(s) if p.span[0] > 0]  # "€1.2 billion (2023)": the period is not the value
+    periods = [
+        p for p in find_periods(s) if p.span[0] > 0
+    ]  # "€1.2 billion (2023)": the period is not the value
     values = [
         v
         for v in find_values(s, exclude=[p.span for p in periods])
