@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-
 from research_mcp.nlp import load_nlp
 
 if TYPE_CHECKING:

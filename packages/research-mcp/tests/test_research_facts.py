@@ -1,0 +1,238 @@
+"""fact-extract on the real spaCy model, over sentences written for these tests (expected values read by eye)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from research_mcp.facts import extract_from_doc
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+
+def facts_of(nlp: Language, text: str, **kwargs: Any) -> list[dict[str, Any]]:
+    result = extract_from_doc(nlp(text), **kwargs)
+    facts: list[dict[str, Any]] = result["facts"]
+    return facts
+
+
+def only(facts: list[dict[str, Any]], value: str) -> dict[str, Any]:
+    found = [f for f in facts if f["value"] == value]
+    assert len(found) == 1, f"exactly one fact with value {value!r} in {[f['value'] for f in facts]}"
+    return found[0]
+
+
+def test_the_seed_shape_with_source_attribution(nlp: Language) -> None:
+    text = "The global AI market was valued at $22.4 billion in 2024."
+    result = extract_from_doc(
+        nlp(text),
+        source_url="https://example.com",
+        source_metadata={"title": "Report Title", "author": "A. Analyst"},
+    )
+    assert set(result) == {"facts", "extraction_quality", "metadata"}
+    assert result["metadata"]["total_facts"] == len(result["facts"]) == 1
+    assert isinstance(result["metadata"]["processing_time_ms"], int)
+    fact = result["facts"][0]
+    assert fact["entity"] == "global AI market", "the subject of 'was valued', without the article"
+    assert fact["attribute"] == "value"
+    assert fact["value_type"] == "currency"
+    assert (
+        fact["numeric_value"] == pytest.approx(22.4e9)
+        and fact["currency"] == "USD"
+        and fact["scale"] == "billion"
+    )
+    assert fact["source"] == {"url": "https://example.com", "title": "Report Title", "author": "A. Analyst"}
+    assert fact["period"]["key"] == "2024" and fact["period"]["type"] == "year"
+    assert fact["confidence"] == "High", "named subject, typed value, no hedge, no projection"
+    assert text[slice(*fact["value_span"])] == "$22.4 billion", "value_span points into the input"
+    assert text[slice(*fact["sentence_span"])] == text
+
+
+def test_no_source_gives_null_url_and_title(nlp: Language) -> None:
+    fact = facts_of(nlp, "Acme's revenue reached $3 million in 2022.")[0]
+    assert fact["source"] == {"url": None, "title": None}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "number", "currency"),
+    [
+        ("Siemens posted revenue of €77.8 billion in fiscal 2023.", "€77.8 billion", 77.8e9, "EUR"),
+        ("The startup raised US$150m in its Series B round.", "US$150m", 150e6, "USD"),
+        ("BP reported a profit of £2.3bn for the second quarter.", "£2.3bn", 2.3e9, "GBP"),
+        ("Toyota's operating income reached ¥5.35 trillion in FY2023.", "¥5.35 trillion", 5.35e12, "JPY"),
+        ("The fund manages 3.5 trillion USD in assets.", "3.5 trillion USD", 3.5e12, "USD"),
+        ("Nvidia's data center revenue was $14.5B in Q3 FY2024.", "$14.5B", 14.5e9, "USD"),
+        ("The bakery's sales were £450k last year.", "£450k", 450e3, "GBP"),
+        ("The merger created a group with sales of EUR 3.2bn.", "EUR 3.2bn", 3.2e9, "EUR"),
+        ("The retailer lost -$1.2 billion in 2022.", "-$1.2 billion", -1.2e9, "USD"),
+    ],
+)
+def test_money_in_every_scale_style_and_currency(
+    nlp: Language, sentence: str, value: str, number: float, currency: str
+) -> None:
+    fact = only(facts_of(nlp, sentence), value)
+    assert fact["value_type"] == "currency"
+    assert fact["numeric_value"] == pytest.approx(number), f"{value} read by eye"
+    assert fact["currency"] == currency
+
+
+def test_owner_and_metric_make_the_entity(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "Apple's revenue rose 6% to $94.9 billion in Q3 2024, while net income fell to $21.4bn."
+    )
+    assert only(facts, "$94.9 billion")["entity"] == "Apple revenue"
+    assert only(facts, "$21.4bn")["entity"] == "net income", "the second clause has its own subject"
+    growth = only(facts, "6%")
+    assert (growth["entity"], growth["attribute"], growth["value_kind"]) == (
+        "Apple revenue",
+        "growth",
+        "growth",
+    )
+    assert all(f["period"]["key"] == "2024-Q3" for f in facts), "Q3 2024 governs the whole sentence"
+
+
+def test_percentages_points_and_growth_are_told_apart(nlp: Language) -> None:
+    facts = facts_of(nlp, "Unemployment fell 0.3 percentage points to 3.7% in November 2023.")
+    points = only(facts, "0.3 percentage points")
+    assert points["value_kind"] == "percentage_points" and points["attribute"] == "change"
+    level = only(facts, "3.7%")
+    assert level["value_kind"] == "percentage", "'to 3.7%' is a level, not growth"
+    assert level["period"]["key"] == "2023-11"
+    yoy = only(facts_of(nlp, "Cloud revenue grew 12% year over year."), "12%")
+    assert yoy["value_kind"] == "growth" and yoy["direction"] == "up"
+    bps = only(facts_of(nlp, "The bank's net interest margin widened by 25 basis points."), "25 basis points")
+    assert bps["value_kind"] == "percentage_points" and bps["numeric_value"] == pytest.approx(0.25)
+
+
+def test_a_decline_is_growth_with_direction_down(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "Shares of Alphabet dropped 4.4% on Tuesday."), "4.4%")
+    assert (fact["value_kind"], fact["direction"], fact["attribute"]) == ("growth", "down", "decline")
+    assert fact["numeric_value"] == pytest.approx(4.4), "the magnitude as written; the sign is in direction"
+
+
+def test_ranges_are_one_fact_with_low_and_high(nlp: Language) -> None:
+    fact = facts_of(nlp, "Analysts estimate the market at between $40 billion and $50 billion.")[0]
+    assert fact["entity"] == "market", "the object of 'estimate', not the analysts"
+    assert fact["range"] == {"low": pytest.approx(40e9), "high": pytest.approx(50e9)}
+    assert fact["is_projection"] is True and fact["confidence"] == "Low", "an estimate lowers confidence"
+    short = facts_of(nlp, "Each plant costs $2-3 million to build.")[0]
+    assert short["range"] == {"low": pytest.approx(2e6), "high": pytest.approx(3e6)}
+
+
+def test_counts_keep_their_noun(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "Netflix has 260 million paid subscribers and 13,000 employees as of December 31, 2023."
+    )
+    subs = only(facts, "260 million")
+    assert (subs["entity"], subs["unit"], subs["value_kind"]) == ("Netflix", "paid subscribers", "count")
+    assert subs["numeric_value"] == pytest.approx(260e6) and subs["value_type"] == "number"
+    staff = only(facts, "13,000")
+    assert staff["unit"] == "employees" and staff["numeric_value"] == 13000
+    assert subs["period"]["key"] == "2023-12-31" and subs["period"]["as_of"] is True
+
+
+def test_quarters_halves_and_fiscal_years(nlp: Language) -> None:
+    q = facts_of(
+        nlp, "Amazon's AWS segment generated $24.2 billion in revenue in the fourth quarter of 2023."
+    )[0]
+    assert q["attribute"] == "revenue" and q["period"]["key"] == "2023-Q4"
+    assert q["period"]["start"] == "2023-10-01" and q["period"]["end"] == "2023-12-31"
+    h = only(facts_of(nlp, "Sales rose to 3.2 million units in H1 2024."), "3.2 million")
+    assert h["period"]["key"] == "2024-H1" and h["unit"] == "units"
+    fy = facts_of(nlp, "Toyota's operating income reached ¥5.35 trillion in FY2023.")[0]
+    assert (
+        fy["period"]["type"] == "fiscal_year"
+        and fy["period"]["key"] == "FY2023"
+        and fy["period"]["start"] is None
+    )
+
+
+def test_projections_are_flagged_and_less_confident(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "The global AI market was valued at $22.4 billion in 2024 and could reach $1.8 trillion by 2030."
+    )
+    now, later = only(facts, "$22.4 billion"), only(facts, "$1.8 trillion")
+    assert now["is_projection"] is False and now["confidence"] == "High"
+    assert later["is_projection"] is True and later["confidence"] == "Low", (
+        "'could reach ... by 2030' is a forecast"
+    )
+    assert later["entity"] == "global AI market", "the conjoined verb shares the subject"
+    assert later["period"]["key"] == "2030" and later["period"]["target"] is True
+    expected = only(facts_of(nlp, "Revenue is expected to grow 15% in 2025."), "15%")
+    assert expected["is_projection"] is True
+
+
+def test_hedged_values_are_medium_at_best(nlp: Language) -> None:
+    fact = only(
+        facts_of(nlp, "The deal, valued at roughly $69 billion, closed in October 2023."), "$69 billion"
+    )
+    assert fact["qualifier"] == "roughly" and fact["confidence"] == "Medium"
+
+
+def test_several_facts_per_line_each_get_their_own_label(nlp: Language) -> None:
+    facts = facts_of(nlp, "Revenue: $5.2M | Net income: $1.1M | Margin: 21%")
+    assert [(f["entity"], f["value"]) for f in facts] == [
+        ("Revenue", "$5.2M"),
+        ("Net income", "$1.1M"),
+        ("Margin", "21%"),
+    ]
+
+
+def test_facts_on_separate_lines_do_not_borrow_each_others_words(nlp: Language) -> None:
+    facts = facts_of(nlp, "Revenue: £3.2m (FY2024)\nEmployees: 1,200")
+    assert [(f["entity"], f["value"]) for f in facts] == [("Revenue", "£3.2m"), ("Employees", "1,200")]
+    assert facts[0]["attribute"] == "value", "no counted noun from the next line"
+    assert facts[0]["period"]["key"] == "FY2024" and facts[1]["period"] is None
+
+
+def test_a_prior_value_keeps_the_entity_and_not_the_period(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "BP reported a profit of £2.3bn for the second quarter, down from £6.9bn a year earlier."
+    )
+    before = only(facts, "£6.9bn")
+    assert before["entity"] == only(facts, "£2.3bn")["entity"] == "BP profit"
+    assert before["comparison"] == "prior" and before["period"] is None
+
+
+def test_each_clause_of_a_semicolon_sentence_gets_its_own_period(nlp: Language) -> None:
+    facts = facts_of(nlp, "In 2022 the company had 12,000 employees; in 2023 it had 15,000.")
+    assert only(facts, "12,000")["period"]["key"] == "2022"
+    assert only(facts, "15,000")["period"]["key"] == "2023"
+
+
+def test_zero_values_are_facts(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "Inflation was 0% in 2021."), "0%")
+    assert fact["numeric_value"] == 0.0 and fact["entity"] == "Inflation"
+
+
+def test_a_year_alone_is_never_a_value(nlp: Language) -> None:
+    facts = facts_of(nlp, "The company was founded in 1998 and went public in 2004.")
+    assert facts == [], "both numbers are dates"
+
+
+def test_text_without_quantities_gives_no_facts_and_zero_quality(nlp: Language) -> None:
+    result = extract_from_doc(nlp("Researchers described a new method for protein folding."))
+    assert result["facts"] == [] and result["extraction_quality"] == 0.0
+
+
+def test_quality_reflects_how_well_facts_are_anchored_not_how_many(nlp: Language) -> None:
+    one = extract_from_doc(nlp("Siemens posted revenue of €77.8 billion in fiscal 2023."))
+    two = extract_from_doc(
+        nlp(
+            "Siemens posted revenue of €77.8 billion in fiscal 2023. Bosch posted revenue of €91.6 billion in fiscal 2023."
+        )
+    )
+    assert one["extraction_quality"] == two["extraction_quality"] == 10.0, (
+        "same quality per fact, twice the facts"
+    )
+    vague = extract_from_doc(nlp("It might reach about 40 by then."))
+    assert vague["extraction_quality"] < one["extraction_quality"]
+
+
+def test_odd_unicode_never_raises(nlp: Language) -> None:
+    text = "Revenue\u200b rose\u00a0to €\u202f5 billion 🚀 in 2024 — ½ of ∞; \ud7ff \x00 done."
+    result = extract_from_doc(nlp(text))
+    assert isinstance(result["facts"], list)
+    for fact in result["facts"]:
+        assert text[slice(*fact["value_span"])] in text

@@ -1,0 +1,153 @@
+"""Regex value and period parsing on sentences written for these tests; expected values read by eye."""
+
+from __future__ import annotations
+
+import pytest
+from research_mcp.values import find_periods, find_values, parse_value_string
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind", "number", "currency", "scale"),
+    [
+        ("$22.4 billion", "currency", 22.4e9, "USD", "billion"),
+        ("US$150m", "currency", 150e6, "USD", "million"),
+        ("£3.2m", "currency", 3.2e6, "GBP", "million"),
+        ("€450k", "currency", 450e3, "EUR", "thousand"),
+        ("¥5.35 trillion", "currency", 5.35e12, "JPY", "trillion"),
+        ("EUR 3.2bn", "currency", 3.2e9, "EUR", "billion"),
+        ("3 billion USD", "currency", 3e9, "USD", "billion"),
+        ("5 million euros", "currency", 5e6, "EUR", "million"),
+        ("$1.5tn", "currency", 1.5e12, "USD", "trillion"),
+        ("$3.2T", "currency", 3.2e12, "USD", "trillion"),
+        ("$14.5B", "currency", 14.5e9, "USD", "billion"),
+        ("C$2.1 billion", "currency", 2.1e9, "CAD", "billion"),
+        ("RMB 100 billion", "currency", 100e9, "CNY", "billion"),
+        ("-$3.2 million", "currency", -3.2e6, "USD", "million"),
+        ("Rs 5 crore", "currency", 5e7, "INR", "crore"),
+        ("22.4billion", "number", 22.4e9, None, "billion"),
+        ("22,400 million", "number", 22.4e9, None, "million"),
+        ("22.4 mn", "number", 22.4e6, None, "million"),
+        ("1,234,567", "number", 1234567.0, None, None),
+        ("12 percent", "percentage", 12.0, None, None),
+        ("7.5 per cent", "percentage", 7.5, None, None),
+        ("-12.5%", "percentage", -12.5, None, None),
+        ("−3.4%", "percentage", -3.4, None, None),
+        ("4 percentage points", "percentage_points", 4.0, None, None),
+        ("150 basis points", "percentage_points", 1.5, None, None),
+        ("25bps", "percentage_points", 0.25, None, None),
+        ("$0", "currency", 0.0, "USD", None),
+        ("0%", "percentage", 0.0, None, None),
+    ],
+)
+def test_a_value_string_parses_to_its_number_currency_and_scale(
+    raw: str, kind: str, number: float, currency: str | None, scale: str | None
+) -> None:
+    v = parse_value_string(raw)
+    assert v is not None, f"{raw!r} is one value"
+    assert (v.kind, v.currency, v.scale) == (kind, currency, scale), f"{raw!r} read by eye"
+    assert v.numeric_value == pytest.approx(number), f"{raw!r} is {number}"
+
+
+def test_the_four_spellings_of_the_seed_number_are_the_same_number() -> None:
+    numbers = [parse_value_string(s) for s in ("$22.4 billion", "22.4billion", "22,400 million", "US$22.4bn")]
+    assert all(v is not None for v in numbers)
+    assert {round(v.numeric_value) for v in numbers if v} == {22_400_000_000}, (
+        "22.4 billion in every spelling"
+    )
+
+
+def test_a_scale_letter_after_a_currency_is_never_a_metre() -> None:
+    v = parse_value_string("£3.2m")
+    assert v is not None and v.scale == "million" and v.unit == "GBP", "£3.2m is 3.2 million pounds"
+    spaced = find_values("The track is 100 m long.")
+    assert [x.numeric_value for x in spaced] == [100.0], "100 m without a currency is not 100 million"
+
+
+def test_a_year_standing_alone_is_a_date_not_a_value() -> None:
+    text = "In 2023 the company hired 1,200 people."
+    periods = find_periods(text)
+    assert [p.key for p in periods] == ["2023"]
+    values = find_values(text, exclude=[p.span for p in periods])
+    assert [v.text for v in values] == ["1,200"], "only the head count is a value"
+
+
+def test_labels_identifiers_and_references_are_not_values() -> None:
+    text = "GPT-4 beat the baseline in Table 2 [12], see Section 4."
+    assert find_values(text) == [], "GPT-4, Table 2, [12] and Section 4 carry no quantity"
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high", "kind"),
+    [
+        ("Estimates range from $10 billion to $12 billion.", 10e9, 12e9, "currency"),
+        ("Growth of between 5% and 7% is expected.", 5.0, 7.0, "percentage"),
+        ("A cost of $10-12 billion.", 10e9, 12e9, "currency"),
+        ("A rate of 10–12%.", 10.0, 12.0, "percentage"),
+        ("It will cost $5bn-$6bn.", 5e9, 6e9, "currency"),
+        ("Between 5 and 7 million units.", 5e6, 7e6, "number"),
+    ],
+)
+def test_ranges_keep_both_ends_and_share_the_scale(text: str, low: float, high: float, kind: str) -> None:
+    values = find_values(text)
+    assert len(values) == 1, f"one range in {text!r}"
+    v = values[0]
+    assert v.kind == kind
+    assert (v.low, v.high) == (pytest.approx(low), pytest.approx(high)), (
+        "the low end takes the high end's scale"
+    )
+
+
+def test_several_values_in_one_line_are_all_found() -> None:
+    text = "Revenue: $5.2M | Net income: $1.1M | Margin: 21%"
+    assert [v.text for v in find_values(text)] == ["$5.2M", "$1.1M", "21%"]
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "key", "start", "end"),
+    [
+        ("Q3 2024", "quarter", "2024-Q3", "2024-07-01", "2024-09-30"),
+        ("3Q24", "quarter", "2024-Q3", "2024-07-01", "2024-09-30"),
+        ("the fourth quarter of 2023", "quarter", "2023-Q4", "2023-10-01", "2023-12-31"),
+        ("H1 2023", "half", "2023-H1", "2023-01-01", "2023-06-30"),
+        ("second half of 2022", "half", "2022-H2", "2022-07-01", "2022-12-31"),
+        ("FY2024", "fiscal_year", "FY2024", None, None),
+        ("FY24", "fiscal_year", "FY2024", None, None),
+        ("fiscal 2023", "fiscal_year", "FY2023", None, None),
+        ("Q3 FY2025", "fiscal_quarter", "FY2025-Q3", None, None),
+        ("March 2024", "month", "2024-03", "2024-03-01", "2024-03-31"),
+        ("February 2024", "month", "2024-02", "2024-02-01", "2024-02-29"),
+        ("June 30, 2024", "day", "2024-06-30", "2024-06-30", "2024-06-30"),
+        ("5 March 2024", "day", "2024-03-05", "2024-03-05", "2024-03-05"),
+        ("2024-03-05", "day", "2024-03-05", "2024-03-05", "2024-03-05"),
+        ("2024", "year", "2024", "2024-01-01", "2024-12-31"),
+        ("2020-2025", "year_range", "2020-2025", "2020-01-01", "2025-12-31"),
+    ],
+)
+def test_periods_keep_their_precision(
+    text: str, type_: str, key: str, start: str | None, end: str | None
+) -> None:
+    periods = find_periods(f"Sales were flat in {text}.")
+    assert len(periods) == 1, f"one period in {text!r}"
+    p = periods[0]
+    assert (p.type, p.key, p.start, p.end) == (type_, key, start, end), f"{text!r} read by eye"
+
+
+def test_as_of_dates_and_targets_are_marked() -> None:
+    periods = find_periods("As of December 31, 2023 it had 5 stores and plans 20 by 2030.")
+    assert [(p.key, p.as_of, p.target) for p in periods] == [
+        ("2023-12-31", True, False),
+        ("2030", False, True),
+    ]
+
+
+def test_text_that_is_not_one_number_does_not_parse() -> None:
+    assert parse_value_string("Paris") is None
+    assert parse_value_string("") is None
+    assert parse_value_string("between 3 and 4 and 5 and 6") is None, "two numbers are not one value"
+
+
+def test_a_period_inside_a_value_string_is_kept_aside() -> None:
+    v = parse_value_string("€1.2 billion (2023)")
+    assert v is not None and v.numeric_value == pytest.approx(1.2e9) and v.currency == "EUR"
+    period = v.extras.get("period")
+    assert period is not None and period.key == "2023"
