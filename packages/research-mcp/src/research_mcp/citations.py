@@ -25,7 +25,7 @@ import anyio
 from .models import CitationIn
 from .settings import Settings
 from .sources import rate_url_or_e
-from .urls import UrlError, parse_url
+from .urls import UrlError, is_public_address, parse_url
 
 __all__ = ["check_accuracy", "check_date", "claim_terms", "validate_citations"]
 
@@ -36,7 +36,7 @@ MONTHS["sept"] = 9
 DOI_RE = re.compile(r"^10\.\d{4,9}/[^\s]+$")
 URLISH_RE = re.compile(r"^(?:https?://|www\.)\S+$|^[\w-]+(?:\.[\w-]+)+/\S*$", re.IGNORECASE)
 NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
-NAME_RE = re.compile(r"\b[A-Z][\w&.-]*[A-Za-z0-9](?:\s+(?:of\s+|the\s+|and\s+)?[A-Z][\w&.-]*[A-Za-z0-9])*")
+NAME_RE = re.compile(r"\b[A-Z][\w&.-]*[A-Za-z0-9](?:\s+(?:of\s+|of\s+the\s+)?[A-Z][\w&.-]*[A-Za-z0-9])*")
 NAME_STOP = {
     "The",
     "A",
@@ -137,7 +137,9 @@ def _issue(index: int, field: str, issue: str, severity: str, detail: str) -> di
     return {"citation_index": index, "field": field, "issue": issue, "severity": severity, "detail": detail}
 
 
-def _static_issues(index: int, c: CitationIn, today: date | None) -> list[dict[str, Any]]:
+def _static_issues(
+    index: int, c: CitationIn, today: date | None, allow_private: bool
+) -> list[dict[str, Any]]:
     issues: list[dict[str, Any]] = []
     for name in REQUIRED_FIELDS:
         if not _present(getattr(c, name)):
@@ -164,6 +166,12 @@ def _static_issues(index: int, c: CitationIn, today: date | None) -> list[dict[s
             except UrlError as exc:
                 issues.append(_issue(index, "url", "malformed_url", "error", f"{url!r}: {exc}"))
             else:
+                if parsed.ip is not None and not is_public_address(parsed.ip) and not allow_private:
+                    detail = f"{parsed.host} is a private, loopback or link-local address ({parsed.ip}), not a public source"
+                    issues.append(_issue(index, "url", "non_public_address", "error", detail))
+                elif parsed.ip is not None and str(parsed.ip) != parsed.host:
+                    detail = f"{parsed.host} is an obfuscated form of the address {parsed.ip}"
+                    issues.append(_issue(index, "url", "obfuscated_ip_host", "warning", detail))
                 if parsed.host in {"doi.org", "dx.doi.org"}:
                     bad = _check_doi(url)
                     if bad:
@@ -312,7 +320,7 @@ async def validate_citations(
     distribution = {"A": 0, "B": 0, "C": 0, "D": 0, "E": 0}
     static: list[list[dict[str, Any]]] = []
     for i, c in enumerate(citations):
-        found = _static_issues(i, c, today)
+        found = _static_issues(i, c, today, settings.allow_private_urls)
         static.append(found)
         grade = rate_url_or_e(
             c.url if not any(x["field"] == "url" and x["severity"] == "error" for x in found) else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -24,7 +25,7 @@ import httpx
 from .settings import Settings
 from .urls import UrlError, is_public_address, parse_url
 
-__all__ = ["FetchResult", "fetch_url"]
+__all__ = ["AddressPolicy", "FetchResult", "default_policy", "fetch_url"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,14 +68,17 @@ class _Refused(Exception):
     pass
 
 
-async def _pinned_address(host: str, port: int, allow_private: bool) -> str:
+AddressPolicy = Callable[[ipaddress.IPv4Address | ipaddress.IPv6Address], bool]
+
+
+async def _pinned_address(host: str, port: int, allowed: AddressPolicy) -> str:
     """Resolve ``host`` and return one address to connect to, refusing private ones."""
     try:
         literal = ipaddress.ip_address(host)
     except ValueError:
         literal = None
     if literal is not None:
-        if not allow_private and not is_public_address(literal):
+        if not allowed(literal):
             raise _Refused(f"{host} is a private, loopback or link-local address")
         return str(literal)
     try:
@@ -84,10 +88,9 @@ async def _pinned_address(host: str, port: int, allow_private: bool) -> str:
     addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
     if not addresses:
         raise OSError(f"{host} has no addresses")
-    if not allow_private:
-        bad = [a for a in addresses if not is_public_address(a)]
-        if bad:
-            raise _Refused(f"{host} resolves to a private, loopback or link-local address ({bad[0]})")
+    bad = [a for a in addresses if not allowed(a)]
+    if bad:
+        raise _Refused(f"{host} resolves to a private, loopback or link-local address ({bad[0]})")
     return str(addresses[0])
 
 
@@ -98,18 +101,33 @@ def _with_host(url: str, address: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
 
 
-async def fetch_url(url: str, settings: Settings, *, read_body: bool) -> FetchResult:
-    """GET ``url`` hop by hop under the private-address policy; read at most ``http_max_bytes`` of the body."""
+def default_policy(settings: Settings) -> AddressPolicy:
+    """Public addresses only, unless the settings allow private URLs."""
+    if settings.allow_private_urls:
+        return lambda ip: True
+    return is_public_address
+
+
+async def fetch_url(
+    url: str, settings: Settings, *, read_body: bool, address_allowed: AddressPolicy | None = None
+) -> FetchResult:
+    """GET ``url`` hop by hop under the address policy; read at most ``http_max_bytes`` of the body.
+
+    ``address_allowed`` defaults to ``default_policy(settings)``; every hop's addresses must pass it.
+    """
     result = FetchResult(url=url)
+    allowed = address_allowed or default_policy(settings)
     try:
         with anyio.fail_after(settings.http_timeout_seconds):
-            await _fetch(url, settings, read_body, result)
+            await _fetch(url, settings, read_body, result, allowed)
     except TimeoutError:
         result.error, result.error_kind = f"timed out after {settings.http_timeout_seconds:g} s", "timeout"
     return result
 
 
-async def _fetch(url: str, settings: Settings, read_body: bool, result: FetchResult) -> None:
+async def _fetch(
+    url: str, settings: Settings, read_body: bool, result: FetchResult, allowed: AddressPolicy
+) -> None:
     timeout = httpx.Timeout(settings.http_timeout_seconds)
     current = url
     async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client:
@@ -120,19 +138,18 @@ async def _fetch(url: str, settings: Settings, read_body: bool, result: FetchRes
             except UrlError as exc:
                 result.error, result.error_kind = f"malformed URL at hop {hop}: {exc}", "malformed"
                 return
-            # 2130706433, 0177.0.0.1, 0x7f.1: the resolver would read these as addresses
+            # 2130706433, 0177.0.0.1, 0x7f.1: a resolver reads these as addresses; say so plainly
             numeric_alias = parsed.ip is not None and ":" not in parsed.host and str(parsed.ip) != parsed.host
-            private_numeric = parsed.ip is not None and not is_public_address(parsed.ip)
-            if numeric_alias and private_numeric and not settings.allow_private_urls:
+            if numeric_alias and parsed.ip is not None and not allowed(parsed.ip):
                 result.error = (
-                    f"{parsed.host} is a numeric form of {parsed.ip}, a private or loopback address"
+                    f"refused {parsed.host}: a numeric form of {parsed.ip}, a private or loopback address"
                 )
                 result.error_kind = "refused_address"
                 return
             port = parsed.port or (443 if parsed.scheme == "https" else 80)
             host_for_dns = str(parsed.ip) if parsed.ip is not None else parsed.host
             try:
-                address = await _pinned_address(host_for_dns, port, settings.allow_private_urls)
+                address = await _pinned_address(host_for_dns, port, allowed)
             except _Refused as exc:
                 kind = "redirect into a private address" if hop else "private address"
                 result.error, result.error_kind = f"refused {kind}: {exc}", "refused_address"

@@ -4,7 +4,6 @@ Nothing heavy is imported here: spaCy and its model load on the first tool call 
 them (``nlp.py``), tldextract on the first rating, httpx on the first URL check.
 """
 
-
 from importlib.metadata import version
 from typing import Annotated, Any
 

@@ -114,7 +114,7 @@ def parse_url(raw: str, *, assume_scheme: bool = False) -> ParsedUrl:
             except UnicodeError as exc:
                 raise UrlError(f"invalid host name {host!r}") from exc
             labels = ascii_host.split(".")
-            if len(labels) < 2:
+            if len(labels) < 2 and ascii_host != "localhost":
                 raise UrlError(f"host {host!r} is not a fully qualified domain name")
             if not all(_LABEL.match(label) for label in labels):
                 raise UrlError(f"host {host!r} has invalid characters")
