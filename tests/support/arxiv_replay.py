@@ -358,6 +358,22 @@ class Replay:
     def pdf_url(self) -> str:
         return f"{self.base_url}/pdf/"
 
+    def papers_env(self, home: Path, **overrides: str) -> dict[str, str]:
+        """The ``PAPERS_MCP_*`` variables that point papers-mcp here, with no politeness delay.
+
+        ``overrides`` take ``PAPERS_MCP_`` names without the prefix: ``papers_env(home, TIMEOUT_SECONDS="1")``.
+        """
+        env = {
+            "PAPERS_MCP_ARXIV_API_URL": self.api_url,
+            "PAPERS_MCP_PDF_URL": self.pdf_url,
+            "PAPERS_MCP_HOME": str(home),
+            "PAPERS_MCP_MIN_INTERVAL_SECONDS": "0",
+            "PAPERS_MCP_RETRY_BACKOFF_SECONDS": "0.01",
+            "PAPERS_MCP_MAX_RETRIES": "2",
+        }
+        env.update({f"PAPERS_MCP_{key}": value for key, value in overrides.items()})
+        return env
+
     @property
     def paper_ids(self) -> list[str]:
         """The versioned ids of the fixture papers."""
