@@ -568,8 +568,11 @@ def _is_sentence_initial_common_word(span: Span) -> bool:
     return first.pos_ not in {"PROPN", "NUM"} and first.is_stop
 
 
-def _ner_mentions(doc: Doc) -> list[_Mention]:
+def _ner_mentions(doc: Doc) -> tuple[list[_Mention], list[_Mention]]:
+    """NER mentions kept, and those dropped as sentence-initial common words (a relation may revive them)."""
     mentions: list[_Mention] = []
+    dropped: list[_Mention] = []
+    capitalised_inside = {t.text for t in doc if not t.is_sent_start and t.text[:1].isupper()}
     for ent in doc.ents:
         base = LABEL_TYPES.get(ent.label_)
         if base is None:
@@ -582,11 +585,12 @@ def _ner_mentions(doc: Doc) -> list[_Mention]:
         text = _strip_name(span.text)
         if len(text) < 2 or not any(c.isupper() for c in text) or not any(c.isalpha() for c in text):
             continue
-        if _is_sentence_initial_common_word(span):
-            continue
+        key = _key(text)
+        doubtful = _is_sentence_initial_common_word(span)
+        if doubtful and (key in KNOWN_COMPANIES or key in KNOWN_PRODUCTS or text in capitalised_inside):
+            doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
         strong = False
         etype = base
-        key = _key(text)
         if ent.label_ == "ORG" or key in KNOWN_COMPANIES:
             etype, strong = _org_type(text)
         if key in KNOWN_PRODUCTS:
@@ -595,12 +599,11 @@ def _ner_mentions(doc: Doc) -> list[_Mention]:
             strong = True
         if ent.label_ == "PRODUCT" and _TECH_RE.fullmatch(text):
             etype, strong = "technology", True
-        mentions.append(
-            _Mention(
-                span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
-            )
+        mention = _Mention(
+            span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
         )
-    return mentions
+        (dropped if doubtful else mentions).append(mention)
+    return mentions, dropped
 
 
 def _tech_mentions(doc: Doc, taken: set[int]) -> list[_Mention]:
@@ -654,8 +657,9 @@ def _propn_span(tok: Token) -> tuple[int, int] | None:
 class _Index:
     """Mentions of one document, grouped into entities by alias."""
 
-    def __init__(self, doc: Doc, mentions: list[_Mention]) -> None:
+    def __init__(self, doc: Doc, mentions: list[_Mention], doubtful: Sequence[_Mention] = ()) -> None:
         self.doc = doc
+        self.doubtful = {i: m for m in doubtful for i in range(m.start, m.end)}
         self.mentions = mentions
         self.by_token: dict[int, _Mention] = {}
         for m in mentions:
@@ -667,7 +671,15 @@ class _Index:
         """The mention covering ``tok``; an un-tagged proper noun becomes a new mention (flagged False)."""
         found = self.by_token.get(tok.i)
         if found is not None:
-            return found, True
+            return found, found.from_ner or found.strong_type
+        revived = self.doubtful.pop(tok.i, None)
+        if revived is not None:
+            # "Slack was bought by Salesforce": a sentence-initial word the NER called a name, and a relation agrees
+            revived.from_ner = False
+            self.mentions.append(revived)
+            for i in range(revived.start, revived.end):
+                self.by_token[i] = revived
+            return revived, False
         bounds = _propn_span(tok)
         if bounds is None:
             return None
@@ -1008,10 +1020,10 @@ def extract_entities(
     """Entities of the requested types, with merged aliases, and (optionally) relation edges between them."""
     started = time.perf_counter()
     wanted = normalise_entity_types(entity_types)
-    mentions = _ner_mentions(doc)
+    mentions, doubtful = _ner_mentions(doc)
     taken = {i for m in mentions for i in range(m.start, m.end)}
     mentions += _tech_mentions(doc, taken)
-    index = _Index(doc, mentions)
+    index = _Index(doc, mentions, doubtful)
     raw_edges: list[_Edge] = []
     if extract_relations:
         for sent in doc.sents:

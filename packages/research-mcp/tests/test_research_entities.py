@@ -1,0 +1,170 @@
+"""entity-extract logic on the real spaCy model, with sentences written for these tests.
+
+Each expectation is what the sentence says to a reader (who acquired whom, who founded
+what), not what the code happened to return.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from research_mcp.entities import ENTITY_TYPES, extract_entities, normalise_entity_types
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+
+def run(nlp: Language, text: str, types: list[str] | None = None, relations: bool = True) -> dict[str, Any]:
+    return extract_entities(nlp(text), types, relations)
+
+
+def edges(result: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {(e["source"], e["relation"], e["target"]) for e in result["edges"]}
+
+
+def names(result: dict[str, Any]) -> dict[str, str]:
+    return {e["name"]: e["type"] for e in result["entities"]}
+
+
+def test_seed_example_active_prepositional_object(nlp: Language) -> None:
+    result = run(nlp, "Microsoft invested in OpenAI.")
+    assert edges(result) == {("Microsoft", "invests_in", "OpenAI")}
+    assert names(result) == {"Microsoft": "company", "OpenAI": "company"}
+    assert result["metadata"]["total_entities"] == 2 and result["metadata"]["total_relationships"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Activision Blizzard was acquired by Microsoft in 2023.",
+            ("Microsoft", "acquires", "Activision Blizzard"),
+        ),
+        ("Slack was bought by Salesforce for $27.7 billion.", ("Salesforce", "acquires", "Slack")),
+        ("DeepMind was founded by Demis Hassabis.", ("DeepMind", "founded_by", "Demis Hassabis")),
+        ("Anthropic was funded by Amazon.", ("Amazon", "invests_in", "Anthropic")),
+    ],
+)
+def test_passive_voice_is_read_as_the_active_statement(
+    nlp: Language, text: str, expected: tuple[str, str, str]
+) -> None:
+    result = run(nlp, text)
+    assert expected in edges(result), f"{text!r} states {expected}"
+    edge = next(e for e in result["edges"] if (e["source"], e["relation"], e["target"]) == expected)
+    assert edge["pattern"] == "passive_agent"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Apple did not acquire Tesla.",
+        "IBM never bought Salesforce.",
+        "Google didn't invest in Uber.",
+        "Oracle has not partnered with SAP.",
+        "Samsung denied that it acquired Harman.",
+        "Analysts expect Intel to acquire AMD.",
+        "Meta plans to buy Snap.",
+        "Nvidia may acquire Arm.",
+        "If Apple buys Disney, prices will rise.",
+        "Did Amazon acquire Netflix?",
+    ],
+)
+def test_negated_hedged_planned_and_conditional_statements_give_no_edge(nlp: Language, text: str) -> None:
+    assert run(nlp, text)["edges"] == [], f"{text!r} does not state that the relation holds"
+
+
+def test_negation_of_one_clause_does_not_cancel_the_other(nlp: Language) -> None:
+    result = run(nlp, "IBM never bought Red Hat, and Oracle acquired Cerner.")
+    assert edges(result) == {("Oracle", "acquires", "Cerner")}
+
+
+def test_conjoined_subjects_give_one_edge_each(nlp: Language) -> None:
+    result = run(nlp, "Google and Amazon invested in Anthropic.")
+    assert edges(result) == {("Google", "invests_in", "Anthropic"), ("Amazon", "invests_in", "Anthropic")}
+
+
+def test_conjoined_objects_and_agents_give_one_edge_each(nlp: Language) -> None:
+    founders = run(nlp, "DeepMind was founded by Demis Hassabis and Shane Legg.")
+    assert {("DeepMind", "founded_by", "Demis Hassabis"), ("DeepMind", "founded_by", "Shane Legg")} <= edges(
+        founders
+    )
+    assert names(founders)["Shane Legg"] == "person"
+
+
+def test_conjoined_verbs_share_the_subject(nlp: Language) -> None:
+    result = run(nlp, "Amazon acquired Whole Foods and invested in Rivian.")
+    assert edges(result) == {("Amazon", "acquires", "Whole Foods"), ("Amazon", "invests_in", "Rivian")}
+
+
+def test_sold_to_is_an_acquisition_by_the_buyer(nlp: Language) -> None:
+    assert ("Geely", "acquires", "Polestar") in edges(run(nlp, "Volvo sold Polestar to Geely."))
+
+
+def test_relative_clause_subject_is_its_antecedent(nlp: Language) -> None:
+    result = run(nlp, "OpenAI, which was founded by Sam Altman, develops ChatGPT.")
+    assert {("OpenAI", "founded_by", "Sam Altman"), ("OpenAI", "develops", "ChatGPT")} <= edges(result)
+
+
+def test_evidence_is_the_sentence_with_offsets(nlp: Language) -> None:
+    text = "Revenue rose sharply. Microsoft invested in OpenAI in 2019."
+    edge = run(nlp, text)["edges"][0]
+    assert edge["evidence"] == "Microsoft invested in OpenAI in 2019."
+    assert text[edge["evidence_start"] : edge["evidence_end"]] == edge["evidence"]
+    assert 0 < edge["confidence"] <= 1
+
+
+def test_aliases_are_merged(nlp: Language) -> None:
+    text = (
+        "Microsoft Corp. reported strong results. Analysts said Microsoft would keep investing. "
+        "Satya Nadella leads the company. Nadella spoke in Seattle."
+    )
+    result = names(run(nlp, text))
+    entities = {e["name"]: e for e in run(nlp, text)["entities"]}
+    assert entities["Microsoft"]["aliases"] == ["Microsoft Corp."]
+    assert entities["Satya Nadella"]["aliases"] == ["Nadella"] and result["Satya Nadella"] == "person"
+    assert result["Seattle"] == "location"
+
+
+def test_acronym_in_parentheses_is_an_alias(nlp: Language) -> None:
+    entities = {
+        e["name"]: e
+        for e in run(nlp, "International Business Machines (IBM) builds quantum computers.")["entities"]
+    }
+    assert "IBM" in entities["International Business Machines"]["aliases"]
+
+
+def test_sentence_initial_capitalised_words_are_not_entities(nlp: Language) -> None:
+    text = "Despite the slowdown, Nvidia grew. Revenue doubled. Analysts cheered. However, Intel fell."
+    result = names(run(nlp, text))
+    assert {"Despite", "Revenue", "Analysts", "However"}.isdisjoint(result), result
+    assert {"Nvidia", "Intel"} <= set(result)
+
+
+def test_types_are_mapped_and_filtered(nlp: Language) -> None:
+    text = (
+        "Stanford University and Google DeepMind use machine learning. "
+        "Apple released the iPhone in California during the Olympics."
+    )
+    everything = names(run(nlp, text))
+    assert everything.get("Stanford University") == "organization"
+    assert everything.get("machine learning") == "technology"
+    assert everything.get("California") == "location"
+    only = run(nlp, text, ["technology"])
+    assert {e["type"] for e in only["entities"]} == {"technology"}
+    assert only["metadata"]["entity_types"] == ["technology"]
+
+
+def test_relations_can_be_switched_off(nlp: Language) -> None:
+    result = run(nlp, "Microsoft invested in OpenAI.", relations=False)
+    assert result["edges"] == [] and result["metadata"]["total_relationships"] == 0
+
+
+def test_entity_types_are_validated() -> None:
+    assert normalise_entity_types(None) == ENTITY_TYPES
+    assert normalise_entity_types(["Company", "person", "company"]) == ("company", "person")
+    with pytest.raises(ValueError, match="unknown entity type"):
+        normalise_entity_types(["companies"])
+    with pytest.raises(ValueError, match="empty"):
+        normalise_entity_types([])
