@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-
 from research_mcp.entities import ENTITY_TYPES, extract_entities, normalise_entity_types
 
 if TYPE_CHECKING:
