@@ -17,7 +17,8 @@ It answers, in this order:
 
 Faults a test switches on with ``replay.set_fault(...)``: ``slow``, ``http_429``, ``http_503``,
 ``http_404``, ``rate_exceeded`` (HTTP 200 with ``Rate exceeded.``), ``malformed_xml``,
-``truncated_pdf``, ``not_pdf``; each for the next ``times`` requests or until cleared.
+``truncated_pdf``, ``not_pdf``, ``stall_pdf`` (half the PDF, then silence: a download to kill
+mid-way; ``replay.stalled`` is set when it happens); each for the next ``times`` requests or until cleared.
 
 Usage::
 
@@ -32,6 +33,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -45,7 +47,15 @@ from xml.sax.saxutils import escape, quoteattr
 __all__ = ["FaultKind", "Replay", "ReplayRequest", "serve_replay"]
 
 FaultKind = Literal[
-    "slow", "http_429", "http_503", "http_404", "rate_exceeded", "malformed_xml", "truncated_pdf", "not_pdf"
+    "slow",
+    "http_429",
+    "http_503",
+    "http_404",
+    "rate_exceeded",
+    "malformed_xml",
+    "truncated_pdf",
+    "not_pdf",
+    "stall_pdf",
 ]
 Target = Literal["api", "pdf", "any"]
 
@@ -62,6 +72,8 @@ class ReplayRequest:
     kind: str
     path: str
     params: dict[str, str]
+    user_agent: str = ""
+    at: float = 0.0  # time.monotonic() on arrival
 
 
 @dataclass
@@ -349,6 +361,7 @@ class Replay:
     _faults: list[_Fault] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _release: threading.Event = field(default_factory=threading.Event)
+    stalled: threading.Event = field(default_factory=threading.Event)
 
     @property
     def api_url(self) -> str:
@@ -416,7 +429,7 @@ class Replay:
                     continue
                 if fault.kind in ("malformed_xml",) and kind != "api":
                     continue
-                if fault.kind in ("truncated_pdf", "not_pdf") and kind != "pdf":
+                if fault.kind in ("truncated_pdf", "not_pdf", "stall_pdf") and kind != "pdf":
                     continue
                 if fault.remaining is not None:
                     fault.remaining -= 1
@@ -425,9 +438,9 @@ class Replay:
                 return fault
         return None
 
-    def _log(self, kind: str, path: str, params: dict[str, str]) -> None:
+    def _log(self, kind: str, path: str, params: dict[str, str], user_agent: str) -> None:
         with self._lock:
-            self.requests.append(ReplayRequest(kind, path, params))
+            self.requests.append(ReplayRequest(kind, path, params, user_agent, time.monotonic()))
 
     # -- answers --
 
@@ -528,7 +541,7 @@ def _handler(replay: Replay) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(404, "text/plain", b"Not Found")
                 return
-            replay._log(kind, url.path, params)
+            replay._log(kind, url.path, params, self.headers.get("User-Agent", ""))
             fault = replay._take_fault(kind)
             if fault is not None and fault.kind == "slow":
                 replay._release.wait(fault.seconds)
@@ -548,6 +561,17 @@ def _handler(replay: Replay) -> type[BaseHTTPRequestHandler]:
                 return
             status, content_type, body = replay.answer_pdf(url.path.removeprefix("/pdf/"))
             if fault is not None and status == 200:
+                if fault.kind == "stall_pdf":
+                    self.send_response(200)
+                    self.send_header("Content-Type", content_type)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body[: len(body) // 2])
+                    self.wfile.flush()
+                    replay.stalled.set()
+                    replay._release.wait(fault.seconds)
+                    self.close_connection = True
+                    return
                 if fault.kind == "truncated_pdf":
                     body = body[: len(body) // 3]
                 elif fault.kind == "not_pdf":
