@@ -11,6 +11,7 @@ every fact says how sure we are (``confidence`` plus the features behind it).
 
 from __future__ import annotations
 
+import bisect
 import re
 import time
 from collections.abc import Mapping
@@ -256,8 +257,27 @@ def _with_owner(phrase: str, noun: Token, value_tokens: set[int]) -> str:
     return phrase
 
 
+class _NounChunks:
+    """Noun chunks per sentence, computed once and only when a value needs the proximity fallback."""
+
+    def __init__(self) -> None:
+        self._by_sentence: dict[int, list[Span]] = {}
+
+    def between(self, sent: Span, start: int, end: int) -> list[Span]:
+        chunks = self._by_sentence.get(sent.start)
+        if chunks is None:
+            chunks = self._by_sentence[sent.start] = list(sent.noun_chunks)
+        return [c for c in chunks if c.start_char >= start and c.end_char <= end]
+
+
 def _about(
-    span: Span, line_start: int, line_end: int, text: str, last_entity: str | None
+    span: Span,
+    sent: Span,
+    line_start: int,
+    line_end: int,
+    text: str,
+    last_entity: str | None,
+    chunks: _NounChunks,
 ) -> tuple[_About | None, str | None]:
     """What the value in ``span`` is about (from the parse, or a ``Label:`` prefix), and the noun it counts."""
     label = _LABEL_RE.match(text[line_start : span.start_char])
@@ -346,15 +366,14 @@ def _about(
             return _About(name, count_noun or change_attr, "label"), count_noun
     # Nothing syntactic: the nearest preceding noun chunk in the same sentence and line.
     best: Span | None = None
-    for chunk in span.sent.noun_chunks:
-        if chunk.end_char <= span.start_char and chunk.start_char >= line_start:
-            if (
-                any(x.like_num for x in chunk)
-                or chunk.root.pos_ == "PRON"
-                or chunk.root.ent_type_ in _NOT_ENTITY_ENTS
-            ):
-                continue
-            best = chunk
+    for chunk in chunks.between(sent, line_start, span.start_char):
+        if (
+            any(x.like_num for x in chunk)
+            or chunk.root.pos_ == "PRON"
+            or chunk.root.ent_type_ in _NOT_ENTITY_ENTS
+        ):
+            continue
+        best = chunk
     if best is not None:
         about = _About(
             _noun_phrase(best.root, value_tokens, with_of=False), count_noun or change_attr, "nearest_chunk"
@@ -363,7 +382,7 @@ def _about(
     return None, count_noun
 
 
-def _direction(span: Span) -> str | None:
+def _direction(span: Span, text: str, seg_start: int) -> str | None:
     """'up'/'down' when the value is a change governed by a growth or decline word."""
     t = span.root
     for _ in range(4):
@@ -375,7 +394,7 @@ def _direction(span: Span) -> str | None:
         if t.head is t:
             break
         t = t.head
-    before = span.doc.text[max(span.sent.start_char, span.start_char - 20) : span.start_char].lower()
+    before = text[max(seg_start, span.start_char - 20) : span.start_char].lower()
     if re.search(r"\b(?:up|higher|increase of|growth of|gain of)\s*(?:by\s*)?$", before):
         return "up"
     if re.search(r"\b(?:down|lower|decrease of|decline of|drop of)\s*(?:by\s*)?$", before):
@@ -434,11 +453,14 @@ def extract_from_doc(
     facts: list[dict[str, Any]] = []
     scores: list[float] = []
     last_entity: str | None = None
+    sents = list(doc.sents) if values else []
+    sent_starts = [x.start_char for x in sents]
+    chunks = _NounChunks()
     for v in values:
         span = doc.char_span(v.start, v.end, alignment_mode="expand")
         if span is None or len(span) == 0:
             continue
-        sent = span[0].sent
+        sent = sents[bisect.bisect_right(sent_starts, span[0].idx) - 1]
         line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
         nl = text.find("\n", v.end)
         line_end = min(nl if nl != -1 else len(text), sent.end_char)
@@ -458,7 +480,7 @@ def extract_from_doc(
             counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
         else:
             prior = None
-            about, counted = _about(span, seg_start, seg_end, text, last_entity)
+            about, counted = _about(span, sent, seg_start, seg_end, text, last_entity, chunks)
         if about is None:
             continue
         metric = _METRIC_AFTER_RE.match(text[v.end : seg_end])
@@ -478,7 +500,7 @@ def extract_from_doc(
         before = text[sent.start_char : v.start]
         projection = _is_projection(span, before, period)
         hedge = _HEDGE_WORDS_RE.search(text[max(line_start, v.start - 24) : v.start])
-        direction = _direction(span)
+        direction = _direction(span, text, seg_start)
         value_kind = kind
         if (
             kind == "percentage"
@@ -491,7 +513,7 @@ def extract_from_doc(
             )
         ) or (kind == "percentage" and v.low is None and about.attribute in _CHANGE_NOUNS):
             value_kind = "growth"
-        attribute = _attribute(about, value_kind, direction, span, kind)
+        attribute = _attribute(about, value_kind, direction, text[sent.start_char : sent.end_char], kind)
         typed = kind in ("currency", "percentage", "percentage_points", "count") or v.unit is not None
         confidence = _confidence(about.anchor, typed, projection, hedge is not None)
         fact: dict[str, Any] = {
@@ -538,7 +560,7 @@ def extract_from_doc(
     }
 
 
-def _attribute(about: _About, value_kind: str, direction: str | None, span: Span, kind: str) -> str:
+def _attribute(about: _About, value_kind: str, direction: str | None, sentence: str, kind: str) -> str:
     """A short label for what is measured: growth, change, a counted noun, or ``value``."""
     if value_kind == "growth":
         if about.attribute == "cagr":
@@ -551,8 +573,7 @@ def _attribute(about: _About, value_kind: str, direction: str | None, span: Span
     if about.attribute:
         return about.attribute.lower()
     if kind == "percentage":
-        sent = span.sent.text.lower()
-        if "share" in sent:
+        if "share" in sentence.lower():
             return "share"
         return "percentage"
     return "value"
