@@ -49,7 +49,9 @@ RESEARCH_TOOLS = [
 
 SENTENCE = "Acme Corp. reported revenue of $3.2bn in Q3 2024, up 12% year over year, according to Reuters."
 PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
-    "query": st.sampled_from(["attention is all you need", "au:del_maestro", "1706.03762", "all:science", "ti:"]),
+    "query": st.sampled_from(
+        ["attention is all you need", "au:del_maestro", "1706.03762", "all:science", "ti:"]
+    ),
     "arxivID": st.sampled_from(["1706.03762", "arXiv:1706.03762v5", "0000.0000", "1706.99999", "abc"]),
     "level": st.sampled_from(["abstract", "body", "appendix", "all", "ABSTRACT", "full"]),
     "page": st.integers(min_value=-2, max_value=5),
@@ -66,13 +68,19 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "check_accuracy": st.just(False),
     "facts": st.lists(
         st.fixed_dictionaries(
-            {"entity": st.just("AI market"), "attribute": st.just("size"), "value": st.sampled_from(["22.4", "0", "-3"])},
+            {
+                "entity": st.just("AI market"),
+                "attribute": st.just("size"),
+                "value": st.sampled_from(["22.4", "0", "-3"]),
+            },
             optional={"value_type": st.sampled_from(["number", "currency", "bogus"]), "source": st.just("A")},
         ),
         max_size=4,
     ),
     "tolerance": st.sampled_from([{"numerical_threshold": 0}, {"numerical_threshold": -1}, {}]),
-    "items": st.lists(st.sampled_from([{"text": SENTENCE}, {"source_url": "https://nature.com"}, {}, "x"]), max_size=4),
+    "items": st.lists(
+        st.sampled_from([{"text": SENTENCE}, {"source_url": "https://nature.com"}, {}, "x"]), max_size=4
+    ),
     "options": st.sampled_from([{"maxConcurrency": 2}, {"maxConcurrency": 0}, {"bogus": 1}, {}]),
 }
 
@@ -109,14 +117,20 @@ def open_session(package: str, env: dict[str, str], cwd: Path) -> Iterator[Sessi
     """A stdio session whose server runs in an empty working directory (it must stay empty)."""
     with ExitStack() as stack:
         portal = stack.enter_context(start_blocking_portal("asyncio"))
-        client = stack.enter_context(portal.wrap_async_context_manager(server_client(package, env=env, cwd=cwd)))
+        client = stack.enter_context(
+            portal.wrap_async_context_manager(server_client(package, env=env, cwd=cwd))
+        )
         listed = portal.call(client.list_tools)
         tools = {t.name: t.input_schema for t in listed.tools}
         session = Session(portal, client, tools, Tally())
         yield session
         record_figure(
             "fuzz",
-            {"server": package, "calls_per_tool": session.tally.calls, "error_codes": session.tally.errors_by_code},
+            {
+                "server": package,
+                "calls_per_tool": session.tally.calls,
+                "error_codes": session.tally.errors_by_code,
+            },
         )
 
 
@@ -160,7 +174,11 @@ FUZZ_SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,
     derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
     database=None,
 )
 
@@ -180,13 +198,17 @@ def test_papers_tools_survive_fuzzed_arguments(papers: Session, tool: str, data:
 
 
 def test_research_still_answers_after_fuzzing(research: Session) -> None:
-    result = research.portal.call(research.client.call_tool, "source-rate", {"source_url": "https://www.nature.com/x"})
+    result = research.portal.call(
+        research.client.call_tool, "source-rate", {"source_url": "https://www.nature.com/x"}
+    )
     assert not result.is_error
     assert result.structured_content is not None
     assert result.structured_content["quality_rating"] == "A", "nature.com is A by the seed's criteria"
 
 
-def test_papers_wrote_nothing_outside_its_home(papers: Session, replay_env: dict[str, str], papers_cwd: Path) -> None:
+def test_papers_wrote_nothing_outside_its_home(
+    papers: Session, replay_env: dict[str, str], papers_cwd: Path
+) -> None:
     assert list(papers_cwd.iterdir()) == [], "papers-mcp wrote into its working directory"
     home = Path(replay_env["PAPERS_MCP_HOME"]).resolve()
     assert [p.name for p in home.parent.iterdir()] == [home.name], "papers-mcp wrote beside its home"

@@ -68,7 +68,21 @@ def deep_json(depth: int = 200) -> Any:
     return value
 
 
-EDGE_NUMBERS: list[Any] = [0, -1, 1, 2**31, -(2**31), 2**63, -(2**63), 2**64 + 1, 1e308, -1e308, 0.1, -0.0, 1e-320]
+EDGE_NUMBERS: list[Any] = [
+    0,
+    -1,
+    1,
+    2**31,
+    -(2**31),
+    2**63,
+    -(2**63),
+    2**64 + 1,
+    1e308,
+    -1e308,
+    0.1,
+    -0.0,
+    1e-320,
+]
 
 scalars = st.one_of(
     st.sampled_from(NASTY_STRINGS),
@@ -89,7 +103,9 @@ json_values = st.recursive(
 )
 
 
-def arguments_for(schema: dict[str, Any], plausible: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+def arguments_for(
+    schema: dict[str, Any], plausible: dict[str, st.SearchStrategy[Any]]
+) -> st.SearchStrategy[Any]:
     """Arguments for a tool: each declared property drawn from plausible or hostile values, some dropped,
     and some unknown keys added. (Non-object arguments are sent raw by the JSON-RPC tests.)"""
     properties: dict[str, Any] = schema.get("properties", {})
