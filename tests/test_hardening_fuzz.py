@@ -21,7 +21,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-
 from support.figures import record_figure
 from support.hostile import arguments_for
 from support.servers import server_client

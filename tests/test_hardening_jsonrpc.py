@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from support.figures import record_figure
 from support.rawrpc import RawPeer, raw_server
 

@@ -65,7 +65,7 @@ class RawPeer:
 def raw_server(
     package: str, env: Mapping[str, str] | None = None, cwd: Path | None = None
 ) -> Iterator[RawPeer]:
-    proc = subprocess.Popen(  # noqa: S603
+    proc = subprocess.Popen(
         [sys.executable, "-m", package],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
