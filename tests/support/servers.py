@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -77,17 +78,22 @@ def free_port() -> int:
         return port
 
 
+@dataclass(frozen=True)
+class HttpServer:
+    url: str
+    pid: int
+
+
 @contextmanager
-def http_server(
+def http_server_process(
     package: str, env: Mapping[str, str] | None = None, *, stateless: bool = False, timeout: float = 60
-) -> Iterator[str]:
-    """Run ``python -m <package> --transport http`` on a free 127.0.0.1 port; yield its MCP URL."""
+) -> Iterator[HttpServer]:
+    """Run ``python -m <package> --transport http`` on a free 127.0.0.1 port; yield its MCP URL and pid."""
     port = free_port()
     args = [sys.executable, "-m", package, "--transport", "http", "--port", str(port)]
     if stateless:
         args.append("--stateless")
     proc = subprocess.Popen(args, env=child_environment(env), stdin=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/mcp"
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -100,7 +106,7 @@ def http_server(
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        yield url
+        yield HttpServer(f"http://127.0.0.1:{port}/mcp", proc.pid)
     finally:
         proc.terminate()
         try:
@@ -108,3 +114,20 @@ def http_server(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@contextmanager
+def http_server(
+    package: str, env: Mapping[str, str] | None = None, *, stateless: bool = False, timeout: float = 60
+) -> Iterator[str]:
+    """Run ``python -m <package> --transport http`` on a free 127.0.0.1 port; yield its MCP URL."""
+    with http_server_process(package, env, stateless=stateless, timeout=timeout) as server:
+        yield server.url
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of a process, from /proc (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for pid {pid}")
