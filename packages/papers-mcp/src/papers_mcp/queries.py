@@ -69,7 +69,6 @@ _STOPWORDS = frozenset(
         "when",
         "which",
         "all",
-        "need",
     }
 )
 
