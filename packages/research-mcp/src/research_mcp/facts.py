@@ -6,7 +6,8 @@ then a short walk up the parse tree per value: no extra spaCy passes, so the cos
 ``nlp(text)`` stays small.
 
 Precision first: a value whose subject cannot be found is dropped rather than guessed, and
-every fact says how sure we are (``confidence`` plus the features behind it).
+every fact says how sure we are (``confidence`` plus the features behind it). The rules are
+documented in the package README (section "fact-extract").
 """
 
 from __future__ import annotations
@@ -25,27 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["extract_from_doc", "source_attribution"]
 
-_PROJECTION_LEMMAS = {
-    "expect",
-    "project",
-    "forecast",
-    "predict",
-    "anticipate",
-    "estimate",
-    "target",
-    "aim",
-    "plan",
-    "could",
-    "would",
-    "may",
-    "might",
-    "will",
-    "shall",
-    "should",
-    "likely",
-    "poise",
-    "set",
-}
+# ----------------------------------------------------------------------------- vocabulary
+
+_PROJECTION_LEMMAS = {"expect", "project", "forecast", "predict", "anticipate", "estimate", "target", "aim", "plan", "could", "would", "may", "might", "will", "shall", "should", "likely", "poise"}  # fmt: skip
 _PROJECTION_WORDS_RE = re.compile(
     r"(?i)\b(?:could|would|may|might|will|expected|expects|projected|projects|projection|forecasts?|forecasted|"
     r"predicted|predicts|anticipated|estimated\s+to|likely\s+to|set\s+to|poised\s+to|on\s+track\s+to|"
@@ -55,49 +38,44 @@ _HEDGE_WORDS_RE = re.compile(
     r"(?i)(?:\b(?:approximately|approx\.?|about|around|roughly|nearly|almost|some|estimated|an\s+estimated|"
     r"circa|c\.|more\s+than|over|less\s+than|under|at\s+least|up\s+to|as\s+much\s+as|as\s+many\s+as)\s*$|~\s*$)"
 )
-_GROWTH_LEMMAS = {
-    "grow",
-    "rise",
-    "increase",
-    "climb",
-    "jump",
-    "surge",
-    "gain",
-    "soar",
-    "expand",
-    "rebound",
-    "up",
-    "improve",
-    "accelerate",
-    "advance",
-}
-_DECLINE_LEMMAS = {"fall", "decline", "drop", "decrease", "shrink", "slip", "slide", "plunge", "down", "contract", "dip", "lose", "tumble", "sink", "cut", "reduce"}  # fmt: skip
+_GROWTH_LEMMAS = {"grow", "rise", "increase", "climb", "jump", "surge", "gain", "soar", "expand", "rebound", "up", "improve", "accelerate", "advance", "widen", "double", "triple", "boost"}  # fmt: skip
+_DECLINE_LEMMAS = {"fall", "decline", "drop", "decrease", "shrink", "slip", "slide", "plunge", "down", "contract", "dip", "lose", "tumble", "sink", "cut", "reduce", "narrow", "ease", "lower"}  # fmt: skip
 _GROWTH_CONTEXT_RE = re.compile(
     r"(?i)\b(?:year[-\s]over[-\s]year|yoy|y/y|cagr|annual(?:ly)?\s+growth|growth|quarter[-\s]over[-\s]quarter|qoq|q/q)\b"
 )
-_VALUE_LEMMAS = {"value", "worth", "valuation", "size", "reach", "hit", "total", "amount", "stand", "be"}
-_PRONOUNS = {"it", "they", "this", "that", "these", "those", "which", "who", "he", "she", "we", "its"}
-_GENERIC_HEADS = {"company", "firm", "group", "business", "figure", "number", "amount", "total", "it"}
+_PRONOUNS = {"it", "they", "this", "that", "these", "those", "which", "who", "he", "she", "we", "its", "i", "you"}  # fmt: skip
+# Nouns that report a figure rather than own it ("The report values the market at ...").
+_REPORTER_LEMMAS = {"report", "study", "survey", "analyst", "researcher", "research", "estimate", "forecast", "data", "analysis", "paper", "author", "source", "figure", "statistic"}  # fmt: skip
 _LABEL_RE = re.compile(r"^\s*(?:[-*•·]\s*)?(?P<label>[^\s:|][^:|\n]{0,58}?)\s*[:|–—=]\s*(?:[~≈]\s*)?$")
-_SKIP_DEPS = {
-    "det",
-    "punct",
-    "case",
-    "cc",
-    "predet",
-    "prep",
-    "relcl",
-    "acl",
-    "appos",
-    "advmod",
-    "nummod",
-    "quantmod",
-}
+_LINE_LABEL_RE = re.compile(r"^\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][^:|\n\d]{0,40}?)\s*:")
 _LEFT_KEEP_DEPS = {"compound", "amod", "poss", "nmod", "npadvmod"}
 _TIME_NOUNS = {"year", "years", "month", "months", "day", "days", "week", "weeks", "hour", "hours", "quarter", "quarters", "minute", "minutes", "second", "seconds"}  # fmt: skip
-
-
-_STRONG_ANCHORS = frozenset({"subject", "object", "label", "of_noun", "relative", "prior"})
+_NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
+_CHANGE_NOUNS = {"increase", "growth", "rise", "decline", "drop", "gain", "jump", "change", "decrease", "fall", "cagr"}  # fmt: skip
+# Verbs whose direct object, not their subject, is what a value is about ("Analysts estimate the market at $40bn").
+_OBJECT_VERBS = {"estimate", "value", "put", "peg", "place", "size", "forecast", "project", "predict", "expect"}  # fmt: skip
+# What a money amount measures, from its verb ("raised $150m" is funding).
+_VERB_ATTRIBUTES = {"raise": "funding", "invest": "investment", "spend": "spending", "earn": "earnings", "lose": "loss", "cost": "cost", "pay": "payment", "borrow": "debt", "acquire": "acquisition price", "buy": "acquisition price"}  # fmt: skip
+_METRIC_AFTER_RE = re.compile(
+    r"^\s+(?:in|of)\s+(?:annual\s+|total\s+|net\s+|gross\s+|quarterly\s+|new\s+)?"
+    r"(revenues?|sales|profits?|income|earnings|funding|investments?|assets|debt|cash|spending|capex|orders|"
+    r"bookings|losses|savings|fees|taxes|exports|imports|financing|capital|subsidies|grants|sales\s+revenue)\b",
+    re.IGNORECASE,
+)
+_PRIOR_RE = re.compile(
+    r"(?i:\b(?:(?:down|up)\s+from|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)|versus|vs\.?|against|from)\s*)$"
+)
+# Where a later value's comparison starts: periods after this belong to the prior value.
+_PRIOR_AHEAD_RE = re.compile(
+    r"(?i:\b(?:up|down)\s+from\b|\bcompared\s+(?:with|to)\b|\bversus\b|\bvs\.?\s|\bfrom\s+(?=[$€£¥\d]))"
+)
+# "..., up 16%" or "..., or 14%," right after another value: the same thing's change.
+_APPOSITION_RE = re.compile(
+    r"^\s*,?\s*(?:(?:up|down)(?:\s+by)?|or|an?\s+(?:increase|decrease|rise|decline|drop|gain)\s+of)\s*$", re.I
+)
+_BY_RE = re.compile(r"(?i:\bby\s*)$")
+_SEGMENT_SEPARATORS = ("|", ";", "•")
+_STRONG_ANCHORS = frozenset({"subject", "object", "label", "of_noun", "relative", "prior", "apposition"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +84,33 @@ class _About:
 
     entity: str
     attribute: str | None
-    anchor: str  # subject | object | label | of_noun | relative | prior | coreference | nearest_chunk
+    anchor: str  # subject|object|label|of_noun|relative|prior|apposition|coreference|nearest_chunk
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """A value's place in the text: its tokens, sentence, line and clause (segment) bounds."""
+
+    text: str
+    span: Span
+    sent: Span
+    line_start: int
+    line_end: int
+    seg_start: int
+    seg_end: int
+
+
+class _NounChunks:
+    """Noun chunks per sentence, computed once and only when a value needs the proximity fallback."""
+
+    def __init__(self) -> None:
+        self._by_sentence: dict[int, list[Span]] = {}
+
+    def between(self, sent: Span, start: int, end: int) -> list[Span]:
+        chunks = self._by_sentence.get(sent.start)
+        if chunks is None:
+            chunks = self._by_sentence[sent.start] = list(sent.noun_chunks)
+        return [c for c in chunks if c.start_char >= start and c.end_char <= end]
 
 
 def source_attribution(source_url: str | None, source_metadata: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -127,29 +131,32 @@ def _str_or_none(x: Any) -> str | None:
     return s or None
 
 
+# ----------------------------------------------------------------------------- phrases
+
+
 def _clean_phrase(tokens: list[Token]) -> str:
     words: list[str] = []
     for t in tokens:
-        if t.dep_ in ("det", "punct", "case") or t.is_space or t.lower_ in ("'s", "’s"):
+        if t.dep_ in ("det", "case") or (t.is_punct and t.text not in "-&") or t.is_space:
             continue
-        if t.dep_ == "poss" and t.pos_ == "PRON":
+        if t.lower_ in ("'s", "’s") or (t.dep_ == "poss" and t.pos_ == "PRON"):
             continue
         words.append(t.text)
-    return " ".join(words).strip()
+    return re.sub(r"\s*-\s*", "-", " ".join(words)).strip(" -")
 
 
 def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -> str:
     """The head noun with its left modifiers (compounds, adjectives, possessors) and an ``of``/``for`` complement."""
     left: list[Token] = []
     for t in head.lefts:
-        if t.dep_ in _LEFT_KEEP_DEPS or (t.dep_ == "poss"):
+        if t.dep_ in _LEFT_KEEP_DEPS:
             left.extend(x for x in t.subtree if x.i not in value_tokens and not x.like_num)
     tokens = [*sorted(left, key=lambda x: x.i), head]
     if with_of:
         for t in head.rights:
             if t.dep_ == "prep" and t.lower_ in ("of", "for", "in") and t.i not in value_tokens:
                 pobj = [c for c in t.children if c.dep_ == "pobj"]
-                if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in ("DATE", "MONEY", "PERCENT", "CARDINAL"):  # fmt: skip
+                if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in _NOT_ENTITY_ENTS:  # fmt: skip
                     sub = [
                         x
                         for x in pobj[0].subtree
@@ -165,76 +172,50 @@ def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -
 
 
 def _subject_of(verb: Token) -> Token | None:
-    """nsubj of ``verb``, inherited through conjunctions, xcomp/ccomp chains and auxiliaries."""
-    seen = 0
-    v: Token | None = verb
-    while v is not None and seen < 6:
-        seen += 1
+    """nsubj of ``verb``, inherited through conjunctions, xcomp/ccomp chains and relative clauses."""
+    v = verb
+    for _ in range(6):
         for c in v.children:
-            if c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") and c.dep_ != "expl":
+            if c.dep_ in ("nsubj", "nsubjpass", "csubj"):
                 return c
         if v.dep_ in ("conj", "xcomp", "ccomp", "advcl", "pcomp") and v.head is not v:
             v = v.head
             if v.pos_ in ("NOUN", "PROPN") and verb.dep_ != "advcl":
                 return v
             continue
-        if v.dep_ == "relcl" and v.head.pos_ in ("NOUN", "PROPN"):
-            return v.head
-        if v.dep_ == "acl" and v.head.pos_ in ("NOUN", "PROPN"):
+        if v.dep_ in ("relcl", "acl") and v.head.pos_ in ("NOUN", "PROPN"):
             return v.head
         break
     return None
 
 
-_NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
-_CHANGE_NOUNS = {"increase", "growth", "rise", "decline", "drop", "gain", "jump", "change", "decrease", "fall", "cagr"}  # fmt: skip
-# Verbs whose direct object, not their subject, is what a value is about ("Analysts estimate the market at $40bn").
-_OBJECT_VERBS = {
-    "estimate",
-    "value",
-    "put",
-    "peg",
-    "place",
-    "size",
-    "forecast",
-    "project",
-    "predict",
-    "expect",
-}
-# What a money amount measures, from its verb ("raised $150m" is funding).
-_VERB_ATTRIBUTES = {
-    "raise": "funding",
-    "invest": "investment",
-    "spend": "spending",
-    "earn": "earnings",
-    "lose": "loss",
-    "cost": "cost",
-    "pay": "payment",
-    "borrow": "debt",
-    "acquire": "acquisition price",
-    "buy": "acquisition price",
-}
-_METRIC_AFTER_RE = re.compile(
-    r"^\s+(?:in|of)\s+(?:annual\s+|total\s+|net\s+|gross\s+|quarterly\s+|new\s+)?"
-    r"(revenues?|sales|profits?|income|earnings|funding|investments?|assets|debt|cash|spending|capex|orders|"
-    r"bookings|losses|savings|fees|taxes|exports|imports|financing|capital|subsidies|grants|sales\s+revenue)\b",
-    re.IGNORECASE,
-)
-_PRIOR_RE = re.compile(
-    r"(?i:\b(?:down|up|compared|comparison|versus|vs\.?|against|from)\s+(?:with\s+|to\s+|from\s+)?)$"
-)
-_SEGMENT_SEPARATORS = ("|", ";", "•")
+def _object_of(verb: Token, value_tokens: set[int]) -> Token | None:
+    """The direct object of an estimating verb, or of the estimating verb it is conjoined to."""
+    v = verb
+    for _ in range(2):
+        obj = next((c for c in v.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
+        if obj is not None and obj.pos_ in ("NOUN", "PROPN") and obj.ent_type_ not in _NOT_ENTITY_ENTS:
+            return obj
+        if v.dep_ == "conj" and v.head.lemma_.lower() in _OBJECT_VERBS:
+            v = v.head
+            continue
+        break
+    return None
 
 
 def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
     """The noun a number counts ("260 million paid subscribers" -> "paid subscribers"), on the same line, close by."""
-    if head.pos_ != "NOUN" or head.idx >= line_end or head.i - span.end > 3 or head.i < span.end:
+    if head.pos_ != "NOUN" or head.idx >= line_end or head.i - span.end > 4 or head.i < span.end:
         return None
     between = span.doc[span.end : head.i + 1]
-    if any(
-        x.is_punct or x.is_space or x.like_num or x.pos_ in ("PROPN", "ADP", "DET", "SYM") for x in between
-    ):
-        return None
+    for x in between:
+        if (
+            (x.is_punct and x.text != "-")
+            or x.is_space
+            or x.like_num
+            or x.pos_ in ("PROPN", "ADP", "DET", "SYM")
+        ):
+            return None
     if head.ent_type_ in ("DATE", "TIME") or head.lower_ in _TIME_NOUNS:
         return None
     return _clean_phrase(list(between)) or None
@@ -257,41 +238,59 @@ def _with_owner(phrase: str, noun: Token, value_tokens: set[int]) -> str:
     return phrase
 
 
-class _NounChunks:
-    """Noun chunks per sentence, computed once and only when a value needs the proximity fallback."""
+def _of_complement(span: Span, value_tokens: set[int]) -> Token | None:
+    """``45% of respondents``: the noun after the value's own "of"."""
+    for t in span:
+        for c in t.children:
+            if c.dep_ == "prep" and c.lower_ == "of" and c.i not in value_tokens:
+                pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+                if (
+                    pobj is not None
+                    and pobj.pos_ in ("NOUN", "PROPN")
+                    and pobj.ent_type_ not in _NOT_ENTITY_ENTS
+                ):
+                    return pobj
+    return None
 
-    def __init__(self) -> None:
-        self._by_sentence: dict[int, list[Span]] = {}
 
-    def between(self, sent: Span, start: int, end: int) -> list[Span]:
-        chunks = self._by_sentence.get(sent.start)
-        if chunks is None:
-            chunks = self._by_sentence[sent.start] = list(sent.noun_chunks)
-        return [c for c in chunks if c.start_char >= start and c.end_char <= end]
+def _label(text: str, start: int, end: int, periods: list[Period]) -> str | None:
+    """``Revenue: $5.2M`` or ``Sales: Q1 2024 $2.1bn``: the label just before a value on its line."""
+    before = text[start:end]
+    for p in periods:
+        ps, pe = p.span
+        if start <= ps and pe <= end and not text[pe:end].strip(" ()"):
+            before = text[start:ps]  # a period between the label and the value
+    m = _LABEL_RE.match(before)
+    if m is None:
+        return None
+    name = m.group("label").strip()
+    if not name or re.search(r"\d", name) or len(name.split()) > 8:
+        return None
+    return name
+
+
+# ----------------------------------------------------------------------------- what a value is about
 
 
 def _about(
-    span: Span,
-    sent: Span,
-    line_start: int,
-    line_end: int,
-    text: str,
-    last_entity: str | None,
-    chunks: _NounChunks,
+    w: _Where, periods: list[Period], last_entity: str | None, chunks: _NounChunks
 ) -> tuple[_About | None, str | None]:
-    """What the value in ``span`` is about (from the parse, or a ``Label:`` prefix), and the noun it counts."""
-    label = _LABEL_RE.match(text[line_start : span.start_char])
+    """What the value is about (from the parse, a ``Label:`` prefix, or proximity), and the noun it counts."""
+    span = w.span
+    label = _label(w.text, w.seg_start, span.start_char, periods)
     value_tokens = {t.i for t in span}
-    root = span.root
     count_noun: str | None = None
     change_attr: str | None = None
-    t = root
+    share_of = _of_complement(span, value_tokens)
+    if share_of is not None:
+        change_attr = f"share of {_noun_phrase(share_of, value_tokens, with_of=False)}"
+    t = span.root
     for _ in range(12):
         head = t.head
-        if head is t or head.idx >= line_end or head.idx < line_start:
+        if head is t or head.idx >= w.seg_end or head.idx < w.seg_start:
             break
-        if head.i in value_tokens:
-            t = head
+        if head.i in value_tokens or head.pos_ == "NUM":
+            t = head  # inside the value, or through the other end of "from 4,000 to 5,500"
             continue
         if head.pos_ in ("NOUN", "PROPN") and t.dep_ in (
             "nummod",
@@ -301,15 +300,14 @@ def _about(
             "nmod",
             "npadvmod",
         ):
-            noun = _count_noun(span, head, line_end) if count_noun is None else None
+            noun = _count_noun(span, head, w.seg_end) if count_noun is None else None
             if noun is not None:
                 count_noun = noun
                 t = head
                 continue
         if head.pos_ == "ADP" and t.dep_ == "pobj":
-            prep = head
-            owner = prep.head
-            if owner.pos_ in ("NOUN", "PROPN") and owner.i not in value_tokens and owner.idx >= line_start:
+            owner = head.head
+            if owner.pos_ in ("NOUN", "PROPN") and owner.i not in value_tokens and owner.idx >= w.seg_start:
                 if owner.lemma_.lower() in _CHANGE_NOUNS:
                     change_attr = owner.lemma_.lower()
                     t = owner
@@ -320,27 +318,23 @@ def _about(
                 # "revenue of $5 billion", "a market share of 30%"
                 phrase = _with_owner(_noun_phrase(owner, value_tokens, with_of=False), owner, value_tokens)
                 return _About(phrase, count_noun or change_attr, "of_noun"), count_noun
-            t = prep
+            t = head
             continue
         if head.pos_ in ("VERB", "AUX") or (head.pos_ == "ADJ" and head.dep_ in ("ROOT", "acomp")):
-            if head.lemma_.lower() in _VERB_ATTRIBUTES and count_noun is None and change_attr is None:
-                change_attr = _VERB_ATTRIBUTES[head.lemma_.lower()]
-            if head.lemma_.lower() in _OBJECT_VERBS:
-                obj = next((c for c in head.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
-                if (
-                    obj is not None
-                    and obj.pos_ in ("NOUN", "PROPN")
-                    and obj.ent_type_ not in _NOT_ENTITY_ENTS
-                ):
-                    return _About(
-                        _noun_phrase(obj, value_tokens), count_noun or change_attr, "object"
-                    ), count_noun
+            lemma = head.lemma_.lower()
+            if lemma in _VERB_ATTRIBUTES and count_noun is None and change_attr is None:
+                change_attr = _VERB_ATTRIBUTES[lemma]
+            if lemma in _OBJECT_VERBS:
+                obj = _object_of(head, value_tokens)
+                if obj is not None:
+                    about = _About(_noun_phrase(obj, value_tokens), count_noun or change_attr, "object")
+                    return about, count_noun
             subj = _subject_of(head)
             if (
                 subj is not None
                 and subj.i not in value_tokens
                 and not subj.like_num
-                and subj.idx >= line_start
+                and subj.idx >= w.seg_start
             ):
                 if subj.pos_ == "PRON" or subj.lower_ in _PRONOUNS:
                     if label:
@@ -348,7 +342,7 @@ def _about(
                     if last_entity:
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     return None, count_noun
-                if subj.ent_type_ in _NOT_ENTITY_ENTS:
+                if subj.ent_type_ in _NOT_ENTITY_ENTS or subj.lemma_.lower() in _REPORTER_LEMMAS:
                     break
                 anchor = "relative" if head.dep_ == "relcl" else "subject"
                 return _About(_noun_phrase(subj, value_tokens), count_noun or change_attr, anchor), count_noun
@@ -356,34 +350,45 @@ def _about(
                 break
             t = head
             continue
-        if t.dep_ in ("dobj", "attr", "npadvmod", "advmod", "oprd", "appos", "conj", "prep", "acomp", "nmod", "dep", "pobj"):  # fmt: skip
+        if t.dep_ in ("dobj", "attr", "npadvmod", "advmod", "oprd", "appos", "conj", "prep", "acomp", "nmod", "dep", "pobj", "nsubj"):  # fmt: skip
             t = head
             continue
         break
     if label:
-        name = label.group("label").strip()
-        if name and not re.search(r"\d", name) and len(name.split()) <= 8:
-            return _About(name, count_noun or change_attr, "label"), count_noun
-    # Nothing syntactic: the nearest preceding noun chunk in the same sentence and line.
+        return _About(label, count_noun or change_attr, "label"), count_noun
+    if share_of is not None:
+        # "About 45% of respondents said ...": the respondents are what the share is about
+        return _About(_noun_phrase(share_of, value_tokens, with_of=False), "share", "of_noun"), count_noun
+    line_label = (
+        _LINE_LABEL_RE.match(w.text[w.line_start : w.seg_start]) if w.seg_start > w.line_start else None
+    )
+    if line_label:
+        return _About(line_label.group("label").strip(), count_noun or change_attr, "label"), count_noun
+    # Nothing syntactic: the nearest preceding noun chunk in the same clause.
     best: Span | None = None
-    for chunk in chunks.between(sent, line_start, span.start_char):
+    for chunk in chunks.between(w.sent, w.seg_start, span.start_char):
         if (
             any(x.like_num for x in chunk)
             or chunk.root.pos_ == "PRON"
             or chunk.root.ent_type_ in _NOT_ENTITY_ENTS
         ):
             continue
+        if any(p.span[0] < chunk.end_char and chunk.start_char < p.span[1] for p in periods):
+            continue
         best = chunk
     if best is not None:
-        about = _About(
-            _noun_phrase(best.root, value_tokens, with_of=False), count_noun or change_attr, "nearest_chunk"
-        )
-        return about, count_noun
+        phrase = _noun_phrase(best.root, value_tokens, with_of=False)
+        return _About(phrase, count_noun or change_attr, "nearest_chunk"), count_noun
     return None, count_noun
 
 
 def _direction(span: Span, text: str, seg_start: int) -> str | None:
     """'up'/'down' when the value is a change governed by a growth or decline word."""
+    before = text[max(seg_start, span.start_char - 24) : span.start_char].lower()
+    if re.search(r"\b(?:up|higher|increase of|growth of|gain of|rise of)\s*(?:by\s*)?$", before):
+        return "up"
+    if re.search(r"\b(?:down|lower|decrease of|decline of|drop of|fall of)\s*(?:by\s*)?$", before):
+        return "down"
     t = span.root
     for _ in range(4):
         lemma = t.lemma_.lower()
@@ -394,21 +399,17 @@ def _direction(span: Span, text: str, seg_start: int) -> str | None:
         if t.head is t:
             break
         t = t.head
-    before = text[max(seg_start, span.start_char - 20) : span.start_char].lower()
-    if re.search(r"\b(?:up|higher|increase of|growth of|gain of)\s*(?:by\s*)?$", before):
-        return "up"
-    if re.search(r"\b(?:down|lower|decrease of|decline of|drop of)\s*(?:by\s*)?$", before):
-        return "down"
     return None
 
 
 def _is_projection(span: Span, sent_text_before: str, period: Period | None) -> bool:
+    """A forecast or estimate: future/modal auxiliaries, forecasting verbs, or a target year ("by 2030")."""
     if period is not None and period.target:
         return True
     t = span.root
     for _ in range(6):
         if t.pos_ in ("VERB", "AUX"):
-            if t.lemma_.lower() in _PROJECTION_LEMMAS and t.lemma_.lower() not in ("set", "be"):
+            if t.lemma_.lower() in _PROJECTION_LEMMAS:
                 return True
             for c in t.children:
                 if c.dep_ == "aux" and c.lemma_.lower() in _PROJECTION_LEMMAS:
@@ -420,7 +421,7 @@ def _is_projection(span: Span, sent_text_before: str, period: Period | None) -> 
 
 
 def _choose_period(periods: list[Period], lo: int, hi: int, value: Value) -> Period | None:
-    """The period in the same sentence and line closest to the value (ties go to the one after it)."""
+    """The period between ``lo`` and ``hi`` closest to the value (one after it wins a near tie)."""
     best: tuple[int, Period] | None = None
     for p in periods:
         ps, pe = p.span
@@ -441,6 +442,24 @@ def _confidence(anchor: str, typed: bool, projection: bool, hedged: bool) -> str
     return "Medium"
 
 
+def _attribute(about: _About, value_kind: str, direction: str | None, sentence: str, kind: str) -> str:
+    """A short label for what is measured: growth, change, a counted noun, or ``value``."""
+    if value_kind == "growth":
+        if about.attribute == "cagr":
+            return "CAGR"
+        return "growth" if direction != "down" else "decline"
+    if kind == "percentage_points":
+        return "change"
+    if about.attribute:
+        return about.attribute
+    if kind == "percentage":
+        return "share" if "share" in sentence.lower() else "percentage"
+    return "value"
+
+
+# ----------------------------------------------------------------------------- the tool
+
+
 def extract_from_doc(
     doc: Doc, *, source_url: str | None = None, source_metadata: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -457,6 +476,8 @@ def extract_from_doc(
     sent_starts = [x.start_char for x in sents]
     chunks = _NounChunks()
     for v in values:
+        if v.year_like:
+            continue
         span = doc.char_span(v.start, v.end, alignment_mode="expand")
         if span is None or len(span) == 0:
             continue
@@ -468,89 +489,15 @@ def extract_from_doc(
         seg_end = min(
             [line_end] + [i for c in _SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
         )
-        kind = v.kind
-        count_unit: str | None = None
-        if v.year_like:
+        w = _Where(text, span, sent, line_start, line_end, seg_start, seg_end)
+        fact, score = _fact(w, v, periods, facts, last_entity, chunks)
+        if fact is None:
             continue
-        prior = _PRIOR_RE.search(text[max(seg_start, v.start - 30) : v.start])
-        previous = facts[-1] if facts and facts[-1]["sentence_span"][0] == line_start else None
-        about: _About | None
-        if prior and previous is not None and v.low is None and previous["value_kind"] in (v.kind, "count"):
-            about = _About(previous["entity"], previous["attribute"], "prior")
-            counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
-        else:
-            prior = None
-            about, counted = _about(span, sent, seg_start, seg_end, text, last_entity, chunks)
-        if about is None:
-            continue
-        metric = _METRIC_AFTER_RE.match(text[v.end : seg_end])
-        if metric and about.anchor != "prior":
-            about = _About(about.entity, metric.group(1).lower(), about.anchor)
-        if kind == "number" and counted:
-            kind = "count"
-            count_unit = counted.lower()
-        if kind == "number" and v.unit is None and v.scale is None and count_unit is None and abs(v.numeric_value) < 10 and v.numeric_value == int(v.numeric_value):  # fmt: skip
-            continue  # a bare small integer ("3 of them") says too little to be a fact
-        if prior:
-            period = _choose_period([p for p in periods if p.span[0] >= v.end], seg_start, seg_end, v)
-        else:
-            period = _choose_period(periods, seg_start, seg_end, v) or _choose_period(
-                periods, line_start, line_end, v
-            )
-        before = text[sent.start_char : v.start]
-        projection = _is_projection(span, before, period)
-        hedge = _HEDGE_WORDS_RE.search(text[max(line_start, v.start - 24) : v.start])
-        direction = _direction(span, text, seg_start)
-        value_kind = kind
-        if (
-            kind == "percentage"
-            and v.low is None
-            and not re.search(r"\b(?:to|at|of|was|is|were|are)\s*$", before)
-            and (
-                direction
-                or _GROWTH_CONTEXT_RE.search(text[v.end : line_end][:40])
-                or _GROWTH_CONTEXT_RE.search(text[max(line_start, v.start - 40) : v.start])
-            )
-        ) or (kind == "percentage" and v.low is None and about.attribute in _CHANGE_NOUNS):
-            value_kind = "growth"
-        attribute = _attribute(about, value_kind, direction, text[sent.start_char : sent.end_char], kind)
-        typed = kind in ("currency", "percentage", "percentage_points", "count") or v.unit is not None
-        confidence = _confidence(about.anchor, typed, projection, hedge is not None)
-        fact: dict[str, Any] = {
-            "entity": about.entity,
-            "attribute": attribute,
-            "value": v.text,
-            "value_type": v.value_type,
-            "confidence": confidence,
-            "source": dict(source),
-            "numeric_value": v.numeric_value,
-            "value_kind": value_kind,
-            "currency": v.currency,
-            "unit": count_unit if kind == "count" else v.unit,
-            "scale": v.scale,
-            "range": {"low": v.low, "high": v.high} if v.low is not None else None,
-            "direction": direction,
-            "period": period.to_dict() if period else None,
-            "is_projection": projection,
-            "comparison": "prior" if prior else None,
-            "qualifier": hedge.group(0).strip().lower() if hedge else None,
-            "value_span": [v.start, v.end],
-            "sentence_span": [line_start, line_end],
-            "sentence": text[line_start:line_end].strip(),
-            "confidence_features": {
-                "entity_anchor": about.anchor,
-                "typed_value": typed,
-                "has_period": period is not None,
-                "projection": projection,
-                "hedged": hedge is not None,
-            },
-        }
+        fact["source"] = dict(source)
         facts.append(fact)
-        anchor_score = 1.0 if about.anchor in _STRONG_ANCHORS else 0.5
-        certainty = 0.0 if projection else (0.5 if hedge else 1.0)
-        scores.append(0.4 * anchor_score + 0.25 * typed + 0.2 * (period is not None) + 0.15 * certainty)
-        if about.anchor != "coreference":
-            last_entity = about.entity
+        scores.append(score)
+        if fact["confidence_features"]["entity_anchor"] != "coreference":
+            last_entity = fact["entity"]
     quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
     elapsed = (time.perf_counter() - started) * 1000.0
     return {
@@ -560,20 +507,102 @@ def extract_from_doc(
     }
 
 
-def _attribute(about: _About, value_kind: str, direction: str | None, sentence: str, kind: str) -> str:
-    """A short label for what is measured: growth, change, a counted noun, or ``value``."""
-    if value_kind == "growth":
-        if about.attribute == "cagr":
-            return "CAGR"
-        return "growth" if direction != "down" else "decline"
-    if kind == "percentage_points":
-        return "change"
-    if kind == "count" and about.attribute:
-        return about.attribute.lower()
-    if about.attribute:
-        return about.attribute.lower()
-    if kind == "percentage":
-        if "share" in sentence.lower():
-            return "share"
-        return "percentage"
-    return "value"
+def _fact(
+    w: _Where,
+    v: Value,
+    periods: list[Period],
+    facts: list[dict[str, Any]],
+    last_entity: str | None,
+    chunks: _NounChunks,
+) -> tuple[dict[str, Any] | None, float]:
+    """One fact for one value (or ``None`` when nothing says what the value is about), with its quality score."""
+    text = w.text
+    previous = facts[-1] if facts and facts[-1]["sentence_span"][0] == w.line_start else None
+    prior = (
+        bool(v.extras.get("prior"))
+        or _PRIOR_RE.search(text[max(w.seg_start, v.start - 30) : v.start]) is not None
+    )
+    apposition = (
+        previous is not None
+        and previous["value_span"][1] <= v.start
+        and _APPOSITION_RE.match(text[previous["value_span"][1] : v.start]) is not None
+    )
+    about: _About | None
+    counted: str | None = None
+    if previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
+        about = _About(previous["entity"], previous["attribute"], "apposition")  # "$65.6 billion, up 16%"
+    elif prior and previous is not None and v.low is None and previous["value_kind"] in (v.kind, "count"):
+        about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
+        counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
+    else:
+        about, counted = _about(w, periods, last_entity, chunks)
+        prior = prior and about is not None and bool(v.extras.get("prior"))
+    if about is None:
+        return None, 0.0
+    metric = _METRIC_AFTER_RE.match(text[v.end : w.seg_end])
+    if metric and about.anchor not in ("prior", "apposition"):
+        about = _About(about.entity, metric.group(1).lower(), about.anchor)
+    kind = v.kind
+    if kind == "number" and counted:
+        kind = "count"
+    if kind == "number" and v.unit is None and v.scale is None and abs(v.numeric_value) < 10 and v.numeric_value.is_integer():  # fmt: skip
+        return None, 0.0  # a bare small integer ("3 of them") says too little to be a fact
+    if prior:
+        later = [p for p in periods if p.span[0] >= v.end]
+        period = _choose_period(later, w.seg_start, w.seg_end, v)
+    else:
+        ahead = _PRIOR_AHEAD_RE.search(text, v.end, w.seg_end)
+        hi = ahead.start() if ahead else w.seg_end
+        period = _choose_period(periods, w.seg_start, hi, v) or _choose_period(periods, w.line_start, hi, v)
+    before = text[w.sent.start_char : v.start]
+    projection = _is_projection(w.span, before, period)
+    hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
+    direction = _direction(w.span, text, w.seg_start)
+    value_kind = kind
+    growth_context = (
+        _GROWTH_CONTEXT_RE.search(text[v.end : w.seg_end][:40])
+        or _GROWTH_CONTEXT_RE.search(text[max(w.seg_start, v.start - 40) : v.start])
+    ) is not None
+    if kind == "percentage" and v.low is None and not prior:
+        is_level = re.search(r"\b(?:to|at|of|was|is|were|are|from)\s*$", before) is not None
+        if (not is_level and (direction or growth_context)) or about.attribute in _CHANGE_NOUNS or apposition:
+            value_kind = "growth"
+    attribute = _attribute(about, value_kind, direction, text[w.sent.start_char : w.sent.end_char], kind)
+    if kind == "currency" and direction and _BY_RE.search(before) and about.anchor != "prior":
+        attribute = "increase" if direction == "up" else "decrease"  # "increased by $1.3 billion"
+        value_kind = "change"
+    typed = kind in ("currency", "percentage", "percentage_points", "count") or v.unit is not None
+    confidence = _confidence(about.anchor, typed, projection, hedge is not None)
+    fact: dict[str, Any] = {
+        "entity": about.entity,
+        "attribute": attribute,
+        "value": v.text,
+        "value_type": v.value_type,
+        "confidence": confidence,
+        "source": None,
+        "numeric_value": v.numeric_value,
+        "value_kind": value_kind,
+        "currency": v.currency,
+        "unit": counted.lower() if kind == "count" and counted else v.unit,
+        "scale": v.scale,
+        "range": {"low": v.low, "high": v.high} if v.low is not None else None,
+        "direction": direction,
+        "period": period.to_dict() if period else None,
+        "is_projection": projection,
+        "comparison": "prior" if prior else None,
+        "qualifier": hedge.group(0).strip().lower() if hedge else None,
+        "value_span": [v.start, v.end],
+        "sentence_span": [w.line_start, w.line_end],
+        "sentence": text[w.line_start : w.line_end].strip(),
+        "confidence_features": {
+            "entity_anchor": about.anchor,
+            "typed_value": typed,
+            "has_period": period is not None,
+            "projection": projection,
+            "hedged": hedge is not None,
+        },
+    }
+    anchor_score = 1.0 if about.anchor in _STRONG_ANCHORS else 0.5
+    certainty = 0.0 if projection else (0.5 if hedge else 1.0)
+    score = 0.4 * anchor_score + 0.25 * typed + 0.2 * (period is not None) + 0.15 * certainty
+    return fact, score

@@ -19,6 +19,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 __all__ = [
@@ -159,7 +160,7 @@ _AMOUNT_RE = re.compile(
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
     r"(?P<num>" + _NUM + r")"
-    r"(?:\s?(?:-|–|—|to)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + _NUM + r"))?"
+    r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + _NUM + r"))?"
     r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![A-Za-z]))?"
     r"(?:\s?(?P<cur_post>" + _CUR_POST + r")\b)?"
     r"(?:\s?(?P<points>" + _POINTS + r")|\s?(?P<pct>" + _PCT + r")|\s?(?P<unit>" + _UNIT + r"))?"
@@ -263,8 +264,9 @@ class Value:
         return "number"
 
 
-def _to_float(num: str) -> float:
-    return float(num.replace(",", ""))
+def _to_float(num: str, factor: float = 1.0) -> float:
+    """Exact decimal arithmetic, so "$65.6 billion" is 65600000000.0, not 65599999999.99999."""
+    return float(Decimal(num.replace(",", "")) * Decimal(int(factor)))
 
 
 def _scale_name(raw: str | None) -> str | None:
@@ -300,11 +302,11 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
         negative = False  # an en dash before a bare number is punctuation, not a sign
     factor = _FACTORS[scale] if scale else 1.0
-    value = _to_float(num_s) * factor
+    value = _to_float(num_s, factor)
     low = high = None
     if m.group("num_hi"):
         low = value
-        high = _to_float(m.group("num_hi")) * factor
+        high = _to_float(m.group("num_hi"), factor)
         if negative:
             low = -low
         if high < low:
@@ -370,8 +372,23 @@ _RANGE_GAP_RE = re.compile(r"^\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECAS
 _RANGE_LEAD_RE = re.compile(r"(?i:\b(from|between)\s+(?:about\s+|around\s+|roughly\s+)?)$")
 
 
+_CHANGE_BEFORE_RE = re.compile(
+    r"(?i:\b(?:rose|rise[sn]?|rising|grew|grow[sn]?|growing|increas(?:e[sd]?|ing)|fell|fall(?:s|en|ing)?|"
+    r"declin(?:e[sd]?|ing)|drop(?:ped|s|ping)?|jump(?:ed|s)?|climb(?:ed|s|ing)?|gain(?:ed|s)?|up|down|by|"
+    r"add(?:ed|s)?|lost|los(?:e|es|ing)|cut|rais(?:e|ed|es)|lower(?:ed|s)?|widen(?:ed|s)?|narrow(?:ed|s)?|"
+    r"expand(?:ed|s)?|shr[au]nk|shrinks?|surg(?:e[sd]?|ing)|soar(?:ed|s)?|plung(?:e[sd]?)|slipp?(?:ed|s)?|"
+    r"went|moved?|chang(?:e[sd]?)|improv(?:e[sd]?)|reduc(?:e[sd]?)|boost(?:ed|s)?|doubl(?:e[sd]?)|"
+    r"tripl(?:e[sd]?)|eased?|edged|ticked|swung)\s+(?:\w+\s+){0,2})$"
+)
+
+
 def _merge_ranges(values: list[Value], text: str) -> list[Value]:
-    """Join ``from X to Y`` and ``between X and Y`` into one value with low/high (Y's scale and currency apply to X)."""
+    """Join ``X-Y``, ``between X and Y`` and ``from X to Y`` into one value with low/high.
+
+    Y's scale and currency apply to X ("$10-12 billion"). After a change verb, ``from X to Y`` is a
+    change, not a range ("grew from 4,000 to 5,500"): the two values stay apart and X is marked
+    ``prior``.
+    """
     out: list[Value] = []
     i = 0
     while i < len(values):
@@ -379,32 +396,45 @@ def _merge_ranges(values: list[Value], text: str) -> list[Value]:
         if i + 1 < len(values):
             w = values[i + 1]
             gap = text[v.end : w.start]
-            lead = _RANGE_LEAD_RE.search(text[max(0, v.start - 30) : v.start])
+            window = max(0, v.start - 30)
+            lead = _RANGE_LEAD_RE.search(text[window : v.start])
+            lead_word = lead.group(1).lower() if lead else None
             same_kind = v.kind == w.kind or (v.kind == "number" and w.kind in ("currency", "percentage"))
             currency_ok = v.currency in (None, w.currency)
             joiner = gap.strip().lower()
-            if (
-                _RANGE_GAP_RE.match(gap)
+            before = text[max(0, v.start - 40) : (lead.start() + window) if lead else v.start]
+            after_change = _CHANGE_BEFORE_RE.search(before) is not None
+            joinable = (
+                _RANGE_GAP_RE.match(gap) is not None
                 and same_kind
                 and currency_ok
                 and v.low is None
                 and w.low is None
-                and (lead is not None or joiner in ("-", "–", "—"))
-                and (lead is None or lead.group(1).lower() != "between" or joiner == "and")
-                and (joiner != "and" or lead is not None)
+            )
+            if joinable and lead_word == "from" and joiner in ("to", "-", "–", "—") and after_change:
+                v.extras["prior"] = True  # "grew from 4,000 to 5,500": a change, not a range
+                if not v.explicit_scale and w.scale:
+                    v.numeric_value *= _FACTORS[w.scale]
+                    v.scale = w.scale
+                out.append(v)
+                i += 1
+                continue
+            if joinable and (
+                (lead_word == "between" and joiner == "and")
+                or (lead_word == "from" and joiner in ("to", "-", "–", "—", "through"))
+                or (lead_word is None and joiner in ("-", "–", "—"))
+                or (lead_word is None and joiner == "to" and not after_change)
             ):
                 lo = v.numeric_value
                 if not v.explicit_scale and w.scale:
                     lo *= _FACTORS[w.scale]
-                if v.kind == "number" and w.kind == "percentage":
-                    pass
-                start = lead.start() + max(0, v.start - 30) if lead else v.start
+                start = lead.start() + window if lead else v.start
                 merged = Value(
                     text=" ".join(text[start : w.end].split()),
                     start=start,
                     end=w.end,
                     kind=w.kind,
-                    numeric_value=w.numeric_value,
+                    numeric_value=(lo + w.numeric_value) / 2.0,
                     currency=w.currency,
                     scale=w.scale,
                     unit=w.unit,
@@ -412,11 +442,10 @@ def _merge_ranges(values: list[Value], text: str) -> list[Value]:
                     high=w.numeric_value,
                     explicit_scale=w.explicit_scale,
                 )
-                merged.extras["range_style"] = (
-                    "from_to" if lead and lead.group(1).lower() == "from" else "range"
-                )
-                if merged.extras["range_style"] == "range":
-                    merged.numeric_value = (lo + w.numeric_value) / 2.0
+                if lo > w.numeric_value:
+                    out.append(v)
+                    i += 1
+                    continue
                 out.append(merged)
                 i += 2
                 continue
