@@ -12,6 +12,7 @@ the module is skipped with a loud reason, except under ``CI=true`` where it fail
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -96,10 +97,8 @@ def normalise(value: Any) -> Any:
     if isinstance(value, dict):
         out = {k: normalise(v) for k, v in value.items() if k not in TIMING_KEYS and v is not None}
         if out.get("type") == "text" and isinstance(out.get("text"), str):
-            try:
+            with contextlib.suppress(json.JSONDecodeError):
                 out["text"] = normalise(json.loads(out["text"]))
-            except json.JSONDecodeError:
-                pass
         return out
     if isinstance(value, list):
         return [normalise(v) for v in value]
@@ -346,8 +345,18 @@ async def test_inspector_cli_calls_a_tool_like_the_python_client(
     tool_args = [f"{key}={value}" for key, value in args.items()]
     called = await anyio.to_thread.run_sync(
         inspector,
-        [*env_args, sys.executable, "-m", SERVERS[server], "--method", "tools/call", "--tool-name", tool]
-        + ["--tool-arg", *tool_args],
+        [
+            *env_args,
+            sys.executable,
+            "-m",
+            SERVERS[server],
+            "--method",
+            "tools/call",
+            "--tool-name",
+            tool,
+            "--tool-arg",
+            *tool_args,
+        ],
     )
     params = StdioServerParameters(
         command=sys.executable, args=["-m", SERVERS[server]], env=child_environment(server_env(server))
