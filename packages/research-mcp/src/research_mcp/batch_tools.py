@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from mcp_shared import (
     BatchOptions,
     ErrorCode,
@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, Valida
 from .conflicts import FactInput, Tolerance
 from .entities import extract_entities
 from .models import BatchResult, CitationIn, SourceMetadata
-from .runtime import ProgressFn, Runtime
+from .runtime import ProgressFn, Runtime, as_result
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -258,7 +258,7 @@ def register_batch_tools(
     )
     async def batch_fact_extract(
         items: ItemsArg, options: OptionsArg = None, ctx: Context | None = None
-    ) -> BatchResult:
+    ) -> Annotated[CallToolResult, BatchResult]:
         check_items(items)
         prepared = _Prepared(items, _fact_item)
 
@@ -275,7 +275,7 @@ def register_batch_tools(
             lambda v: rt.fact_key(v.text, v.source_url, meta(v)),
             lambda v, doc: rt.facts_from_doc(doc, v.source_url, meta(v)),
         )
-        return BatchResult.model_validate(result)
+        return as_result(result)
 
     @server.tool(
         name="batch-entity-extract",
@@ -286,7 +286,7 @@ def register_batch_tools(
     )
     async def batch_entity_extract(
         items: ItemsArg, options: OptionsArg = None, ctx: Context | None = None
-    ) -> BatchResult:
+    ) -> Annotated[CallToolResult, BatchResult]:
         check_items(items)
 
         def parse(raw: Any, i: int) -> _EntityWork:
@@ -304,7 +304,7 @@ def register_batch_tools(
             lambda w: rt.entity_key(w.text, w.types, w.extract_relations),
             lambda w, doc: extract_entities(doc, w.types, w.extract_relations),
         )
-        return BatchResult.model_validate(result)
+        return as_result(result)
 
     @server.tool(
         name="batch-citation-validate",
@@ -315,14 +315,14 @@ def register_batch_tools(
     )
     async def batch_citation_validate(
         items: ItemsArg, options: OptionsArg = None, ctx: Context | None = None
-    ) -> BatchResult:
+    ) -> Annotated[CallToolResult, BatchResult]:
         check_items(items)
         prepared = _Prepared(items, _citation_item)
 
         async def one(v: CitationItem, use_cache: bool) -> Lookup[dict[str, Any]]:
             return await rt.citation_validate(v.citations, v.verify_urls, v.check_accuracy, use_cache)
 
-        return BatchResult.model_validate(
+        return as_result(
             await run_simple_batch("batch-citation-validate", items, options, ctx, prepared, one)
         )
 
@@ -335,16 +335,14 @@ def register_batch_tools(
     )
     async def batch_source_rate(
         items: ItemsArg, options: OptionsArg = None, ctx: Context | None = None
-    ) -> BatchResult:
+    ) -> Annotated[CallToolResult, BatchResult]:
         check_items(items)
         prepared = _Prepared(items, _source_item)
 
         async def one(v: SourceItem, use_cache: bool) -> Lookup[dict[str, Any]]:
             return await rt.source_rate(v.source_url, v.source_type, v.metadata, use_cache)
 
-        return BatchResult.model_validate(
-            await run_simple_batch("batch-source-rate", items, options, ctx, prepared, one)
-        )
+        return as_result(await run_simple_batch("batch-source-rate", items, options, ctx, prepared, one))
 
     @server.tool(
         name="batch-conflict-detect",
@@ -355,16 +353,14 @@ def register_batch_tools(
     )
     async def batch_conflict_detect(
         items: ItemsArg, options: OptionsArg = None, ctx: Context | None = None
-    ) -> BatchResult:
+    ) -> Annotated[CallToolResult, BatchResult]:
         check_items(items)
         prepared = _Prepared(items, _conflict_item)
 
         async def one(v: ConflictItem, use_cache: bool) -> Lookup[dict[str, Any]]:
             return await rt.conflict_detect(v.facts, v.tolerance, use_cache)
 
-        return BatchResult.model_validate(
-            await run_simple_batch("batch-conflict-detect", items, options, ctx, prepared, one)
-        )
+        return as_result(await run_simple_batch("batch-conflict-detect", items, options, ctx, prepared, one))
 
 
 class _EntityWork:

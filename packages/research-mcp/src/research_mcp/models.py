@@ -72,24 +72,19 @@ class CitationIn(BaseModel):
 # ----------------------------------------------------------------------------- results
 
 
-class FactSourceOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    url: str | None = None
-    title: str | None = None
-
-
 class FactOut(BaseModel):
-    """One atomic fact (seed fields; fact-extract adds numeric_value, period, sentence, ...)."""
+    """One atomic fact: the seed's fields, plus numeric_value, currency, unit, period, is_projection,
+    qualifier, sentence, value_span, confidence_features, ... (kept schema-light: a cached call is
+    dominated by the client validating the output schema)."""
 
     model_config = ConfigDict(extra="allow")
 
     entity: str
     attribute: str
     value: str
-    value_type: str
+    value_type: str = Field(description="number, currency, percentage, date or text.")
     confidence: str = Field(description="High, Medium or Low.")
-    source: FactSourceOut
+    source: dict[str, Any] = Field(description="{url, title} (plus author, date when given).")
 
 
 class FactMetadata(BaseModel):

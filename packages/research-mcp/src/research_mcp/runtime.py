@@ -9,11 +9,13 @@ meant to be used from several threads at once); batches parse all their texts th
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
+from mcp.types import CallToolResult, TextContent
 from mcp_shared import ErrorCode, Lookup, ToolFailure, cache_key
 
 from .caches import Caches
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["PIPE_CHUNK", "ProgressFn", "Runtime"]
+__all__ = ["PIPE_CHUNK", "ProgressFn", "Runtime", "as_result"]
 
 T = TypeVar("T")
 
@@ -39,6 +41,16 @@ PIPE_CHUNK = 32
 """Texts per ``nlp.pipe`` call in a batch: big enough for spaCy's batching, small enough for progress."""
 
 ProgressFn = Callable[[float, float, str], Awaitable[None]]
+
+
+def as_result(value: dict[str, Any]) -> CallToolResult:
+    """The tool result: compact JSON as text, the same object as structured content.
+
+    The SDK validates the structured content against the tool's output model; building the
+    result here avoids a second model round trip and the SDK's indented text on every call.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=value)
 
 
 class Runtime:

@@ -7,7 +7,7 @@ them (``nlp.py``), tldextract on the first rating, httpx on the first URL check.
 from importlib.metadata import version
 from typing import Annotated, Any
 
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from mcp_shared import GuardedMCPServer
 from pydantic import Field
 
@@ -24,7 +24,7 @@ from .models import (
     SourceMetadata,
     SourceRateResult,
 )
-from .runtime import Runtime
+from .runtime import Runtime, as_result
 from .settings import Settings
 
 __all__ = ["INSTRUCTIONS", "build_server"]
@@ -104,10 +104,10 @@ def build_server(settings: Settings) -> GuardedMCPServer:
         source_metadata: Annotated[
             SourceMetadata | None, Field(description="title, author, date of the source.")
         ] = None,
-    ) -> FactExtractResult:
+    ) -> Annotated[CallToolResult, FactExtractResult]:
         meta = source_metadata.model_dump(exclude_none=True) if source_metadata else None
         found = await rt.fact_extract(text, source_url, meta)
-        return FactExtractResult.model_validate(found.value)
+        return as_result(found.value)
 
     @server.tool(name="entity-extract", description=ENTITY_EXTRACT, annotations=LOCAL_READ_ONLY)
     async def entity_extract(
@@ -121,9 +121,9 @@ def build_server(settings: Settings) -> GuardedMCPServer:
             ),
         ] = None,
         extract_relations: Annotated[bool, Field(description="Also return relation edges.")] = True,
-    ) -> EntityExtractResult:
+    ) -> Annotated[CallToolResult, EntityExtractResult]:
         found = await rt.entity_extract(text, entity_types, extract_relations)
-        return EntityExtractResult.model_validate(found.value)
+        return as_result(found.value)
 
     @server.tool(name="citation-validate", description=CITATION_VALIDATE, annotations=OPEN_WORLD_READ_ONLY)
     async def citation_validate(
@@ -137,9 +137,9 @@ def build_server(settings: Settings) -> GuardedMCPServer:
         check_accuracy: Annotated[
             bool, Field(description="Fetch each page and check the claim's numbers and names appear in it.")
         ] = False,
-    ) -> CitationValidateResult:
+    ) -> Annotated[CallToolResult, CitationValidateResult]:
         found = await rt.citation_validate(citations, verify_urls, check_accuracy)
-        return CitationValidateResult.model_validate(found.value)
+        return as_result(found.value)
 
     @server.tool(name="source-rate", description=SOURCE_RATE, annotations=LOCAL_READ_ONLY)
     async def source_rate(
@@ -153,9 +153,9 @@ def build_server(settings: Settings) -> GuardedMCPServer:
         metadata: Annotated[
             dict[str, Any] | None, Field(description="Anything else known about the source.")
         ] = None,
-    ) -> SourceRateResult:
+    ) -> Annotated[CallToolResult, SourceRateResult]:
         found = await rt.source_rate(source_url, source_type, metadata)
-        return SourceRateResult.model_validate(found.value)
+        return as_result(found.value)
 
     @server.tool(name="conflict-detect", description=CONFLICT_DETECT, annotations=LOCAL_READ_ONLY)
     async def conflict_detect(
@@ -166,18 +166,18 @@ def build_server(settings: Settings) -> GuardedMCPServer:
             Tolerance | None,
             Field(description="numerical_threshold: relative difference still treated as agreement."),
         ] = None,
-    ) -> ConflictDetectResult:
+    ) -> Annotated[CallToolResult, ConflictDetectResult]:
         found = await rt.conflict_detect(facts, tolerance)
-        return ConflictDetectResult.model_validate(found.value)
+        return as_result(found.value)
 
     register_batch_tools(server, rt, LOCAL_READ_ONLY, OPEN_WORLD_READ_ONLY)
 
     @server.tool(name="cache-stats", description=CACHE_STATS, annotations=LOCAL_READ_ONLY)
-    def cache_stats() -> CacheStatsResult:
-        return CacheStatsResult.model_validate(rt.caches.stats())
+    def cache_stats() -> Annotated[CallToolResult, CacheStatsResult]:
+        return as_result(rt.caches.stats())
 
     @server.tool(name="cache-clear", description=CACHE_CLEAR, annotations=CACHE_WRITE)
-    def cache_clear() -> CacheClearResult:
-        return CacheClearResult.model_validate(rt.caches.clear())
+    def cache_clear() -> Annotated[CallToolResult, CacheClearResult]:
+        return as_result(rt.caches.clear())
 
     return server
