@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from pydantic import ValidationError
 from research_mcp.conflicts import FactInput, Tolerance, detect_conflicts, normalize_key
+from research_mcp.facts import extract_from_doc
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 
 def fact(value: Any, source: Any, **extra: Any) -> dict[str, Any]:
@@ -310,3 +314,32 @@ def test_fewer_than_two_facts_is_no_conflict() -> None:
         "explained_differences": [],
     }
     assert run([fact("1", "A")])["total_conflicts"] == 0
+
+
+def test_fact_extract_output_of_two_sources_round_trips(nlp: Language) -> None:
+    a = extract_from_doc(
+        nlp(
+            "BP reported a profit of £2.3bn for the second quarter, down from £6.9bn a year earlier. "
+            "The global AI market was valued at $22.4 billion in 2024."
+        ),
+        source_url="https://a.example",
+        source_metadata={"title": "Report A"},
+    )
+    b = extract_from_doc(
+        nlp("The global AI market was worth $28.5 billion in 2024. It was valued at $20.1 billion in 2023."),
+        source_url="https://b.example",
+        source_metadata={"title": "Report B"},
+    )
+    result = detect_conflicts([FactInput.model_validate(f) for f in a["facts"] + b["facts"]], Tolerance())
+    assert result["total_conflicts"] == 1, "only the two 2024 market sizes contradict each other"
+    c = result["conflicts"][0]
+    assert (c["entity"], c["values"], c["sources"]) == (
+        "global AI market",
+        ["$22.4 billion", "$28.5 billion"],
+        ["Report A", "Report B"],
+    )
+    assert c["difference_percentage"] == 27.2 and c["period"] == "2024"
+    reasons = sorted(n["reason"] for n in result["explained_differences"])
+    assert reasons == ["different_periods", "different_periods"], (
+        "BP's prior-year profit and the 2023 size are not conflicts"
+    )

@@ -236,3 +236,78 @@ def test_odd_unicode_never_raises(nlp: Language) -> None:
     assert isinstance(result["facts"], list)
     for fact in result["facts"]:
         assert text[slice(*fact["value_span"])] in text
+
+
+def test_a_share_of_a_group_is_about_the_group(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "About 45% of respondents said they use AI tools at work."), "45%")
+    assert (fact["entity"], fact["attribute"]) == ("respondents", "share")
+    assert fact["qualifier"] == "about" and fact["confidence"] == "Medium"
+
+
+def test_an_appositive_change_belongs_to_the_value_before_it(nlp: Language) -> None:
+    facts = facts_of(
+        nlp,
+        "Microsoft reported quarterly revenue of $65.6 billion, up 16%, and net income of $24.7 billion, up 11%.",
+    )
+    assert only(facts, "$65.6 billion")["numeric_value"] == 65.6e9, "exact, not 65599999999.99999"
+    up16, up11 = only(facts, "16%"), only(facts, "11%")
+    assert (up16["entity"], up16["attribute"], up16["value_kind"]) == (
+        "Microsoft quarterly revenue",
+        "growth",
+        "growth",
+    )
+    assert up11["entity"] == "Microsoft net income"
+
+
+def test_an_amount_of_change_is_not_the_level(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "Research and development expenses increased by $1.3 billion, or 14%, to $10.5 billion."
+    )
+    assert [(f["value"], f["attribute"]) for f in facts] == [
+        ("$1.3 billion", "increase"),
+        ("14%", "growth"),
+        ("$10.5 billion", "value"),
+    ]
+
+
+def test_a_change_from_one_value_to_another_is_two_facts(nlp: Language) -> None:
+    facts = facts_of(nlp, "Headcount grew from 4,000 to 5,500 over the year.")
+    assert [(f["entity"], f["value"], f["comparison"]) for f in facts] == [
+        ("Headcount", "4,000", "prior"),
+        ("Headcount", "5,500", None),
+    ]
+    guidance = facts_of(nlp, "The company expects full-year revenue of $4.5 billion to $4.7 billion.")
+    assert len(guidance) == 1 and guidance[0]["range"] == {"low": 4.5e9, "high": 4.7e9}, (
+        "without a change verb: a range"
+    )
+    assert guidance[0]["entity"] == "full-year revenue" and guidance[0]["is_projection"] is True
+
+
+def test_the_prior_value_takes_the_period_after_it(nlp: Language) -> None:
+    facts = facts_of(nlp, "In H2 2023, the segment's EBITDA was $310m, up from $250m in H1 2023.")
+    now, before = only(facts, "$310m"), only(facts, "$250m")
+    assert now["period"]["key"] == "2023-H2", "the H1 2023 after 'up from' is the prior value's"
+    assert before["period"]["key"] == "2023-H1" and before["entity"] == "segment EBITDA"
+
+
+def test_a_line_label_covers_every_clause_and_a_period_between_label_and_value(nlp: Language) -> None:
+    facts = facts_of(nlp, "Sales: Q1 2024 $2.1bn; Q2 2024 $2.4bn; Q3 2024 $2.6bn.")
+    assert [(f["entity"], f["value"], f["period"]["key"]) for f in facts] == [
+        ("Sales", "$2.1bn", "2024-Q1"),
+        ("Sales", "$2.4bn", "2024-Q2"),
+        ("Sales", "$2.6bn", "2024-Q3"),
+    ]
+
+
+def test_an_estimate_for_a_conjoined_verb_keeps_the_estimated_object(nlp: Language) -> None:
+    facts = facts_of(
+        nlp,
+        "The report values the cybersecurity market at USD 190.4 billion in 2023 and forecasts USD 478.7 billion by 2030.",
+    )
+    assert [f["entity"] for f in facts] == ["cybersecurity market", "cybersecurity market"], "not 'report'"
+    assert [f["is_projection"] for f in facts] == [False, True]
+
+
+def test_a_labelled_plain_number_counts_the_label(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "Employees: 340"), "340")
+    assert (fact["value_kind"], fact["unit"]) == ("count", "employees")

@@ -94,6 +94,9 @@ class FactInput(BaseModel):
         description="The period the value is about: '2024', 'Q3 2024', or fact-extract's period object.",
     )
     is_projection: bool | None = Field(default=None, description="True when the value is a forecast.")
+    comparison: str | None = Field(
+        default=None, description="'prior' for an earlier value quoted for comparison (fact-extract output)."
+    )
 
     @field_validator("entity", "attribute")
     @classmethod
@@ -209,6 +212,10 @@ def _period_of(fact: FactInput) -> tuple[Period | None, str | None]:
 
 def _parse_fact(index: int, fact: FactInput) -> _Parsed:
     period, period_key = _period_of(fact)
+    if period_key is None and fact.comparison == "prior":
+        period_key = (
+            "PRIOR PERIOD"  # "down from £6.9bn a year earlier": never the same period as the current value
+        )
     raw = fact.value
     vt = fact.value_type
     if isinstance(raw, bool):  # pragma: no cover - StrictInt already rejects booleans

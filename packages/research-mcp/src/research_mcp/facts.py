@@ -545,6 +545,10 @@ def _fact(
     kind = v.kind
     if kind == "number" and counted:
         kind = "count"
+    elif kind == "number" and v.unit is None and about.anchor == "label" and about.attribute is None:
+        head = about.entity.split()[-1].lower()
+        if re.fullmatch(r"[a-z]+[^s]s", head):
+            kind, counted = "count", about.entity.lower()  # "Employees: 340"
     if kind == "number" and v.unit is None and v.scale is None and abs(v.numeric_value) < 10 and v.numeric_value.is_integer():  # fmt: skip
         return None, 0.0  # a bare small integer ("3 of them") says too little to be a fact
     if prior:
