@@ -294,4 +294,10 @@ class ArxivClient:
                 raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (the PDF arrived truncated)")
             return written
 
-        return self._retrying(f"the PDF of arxiv:{aid.text}", attempt)
+        try:
+            return self._retrying(f"the PDF of arxiv:{aid.text}", attempt)
+        except ToolFailure as exc:
+            if exc.message.startswith(NO_FULL_TEXT):
+                raise
+            # Seed 003: a PDF that cannot be had is always answered with its message; the reason follows.
+            raise ToolFailure(exc.code, f"{NO_FULL_TEXT} ({exc.message})") from exc

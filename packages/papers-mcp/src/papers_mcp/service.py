@@ -9,6 +9,7 @@ The ``arxiv`` client (requests, lxml) is imported on first network use, not at s
 from __future__ import annotations
 
 import logging
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Coroutine
 from functools import partial
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from mcp_shared import ErrorCode, ToolFailure
+from mcp_shared import ErrorCode, ToolFailure, TTLStatsCache, cache_key
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
 from .fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
@@ -39,6 +40,8 @@ Progress = Callable[[float, float, str], Coroutine[Any, Any, None]]
 """``(done, total, message)``, as ``Context.report_progress`` takes it."""
 
 _FREE_TEXT_CANDIDATES = 25
+_SEARCH_CACHE_SIZE = 256
+_SEARCH_CACHE_SECONDS = 600.0
 _MAX_RESULTS = 50
 _PAGE_HEADER_ALLOWANCE = 1500
 # Progress scale for one query-paper call: metadata, download, conversion, done.
@@ -69,23 +72,33 @@ class PapersService:
         self.settings = settings
         self.library = Library(settings.home)
         self._arxiv: ArxivClient | None = None
+        self._arxiv_lock = threading.Lock()
+        # Agents repeat searches; arXiv asks for restraint. Failures are never cached.
+        self._searches = TTLStatsCache(
+            "resolve", max_size=_SEARCH_CACHE_SIZE, ttl_seconds=_SEARCH_CACHE_SECONDS
+        )
         self._paper_locks: defaultdict[str, anyio.Lock] = defaultdict(anyio.Lock)
 
     def arxiv(self) -> ArxivClient:
         """The process's one arXiv client (and so its one rate gate), created on first use."""
-        if self._arxiv is None:
-            from .arxiv_api import ArxivClient  # lazy: requests + lxml cost start-up time
+        with self._arxiv_lock:  # first calls may race from worker threads; one client means one gate
+            if self._arxiv is None:
+                from .arxiv_api import ArxivClient  # lazy: requests + lxml cost start-up time
 
-            self._arxiv = ArxivClient(self.settings)
-        return self._arxiv
+                self._arxiv = ArxivClient(self.settings)
+            return self._arxiv
 
     # -- resolve-paper-id --
 
     async def resolve(self, query: str, max_results: int = 10) -> str:
         """The "Available Papers:" block for ``query``, or the seed's no-match message."""
         plan = plan_query(query)
+        key = cache_key(kind=plan.kind, q=plan.search_query, id=str(plan.arxiv_id), n=max_results)
         try:
-            papers = await anyio.to_thread.run_sync(self._search_online, plan, max_results)
+            lookup = await self._searches.get_or_compute(
+                key, partial(anyio.to_thread.run_sync, self._search_online, plan, max_results)
+            )
+            papers = lookup.value
         except ToolFailure as exc:
             if exc.code != ErrorCode.RESOURCE_ERROR:
                 raise
