@@ -93,6 +93,23 @@ async def test_a_title_finds_the_paper_first_in_the_seed_format(papers: Client) 
     assert first["Abstract"].endswith("...")
 
 
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        (
+            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+            "arxiv:1810.04805",
+        ),
+        ("deep residual learning for image recognition", "arxiv:1512.03385"),
+        ("Distilling the Knowledge in a Neural Network", "arxiv:1503.02531"),
+        ("on proof and progress in mathematics", "arxiv:math/9404236"),
+    ],
+)
+async def test_titles_rank_their_paper_first(papers: Client, title: str, expected: str) -> None:
+    # Titles and ids from metadata.json / MANIFEST.md.
+    assert entries(text_of(await resolve(papers, title)))[0]["Arxiv ID"] == expected
+
+
 async def test_an_author_name_with_a_topic_word_finds_the_paper(papers: Client) -> None:
     result = await resolve(papers, "vaswani attention")
     assert entries(text_of(result))[0]["Arxiv ID"] == "arxiv:1706.03762"

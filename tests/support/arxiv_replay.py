@@ -260,7 +260,7 @@ def _score(node: Node, paper: _Paper) -> float:
             score += _count(_tokens(fields[key]), words, prefix)
         return score
     weight = _TITLE_WEIGHT if name == "ti" else 1.0
-    return weight * _count(_tokens(fields[name]), words, prefix)
+    return weight * _count(_tokens(fields.get(name, "")), words, prefix)
 
 
 # --- the feed builder: the current Atom format, as in feeds/idlist_1707.08567.xml ---

@@ -127,8 +127,13 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _term(word: str) -> str:
+    """A word as one arXiv term: quoted when it has a hyphen or apostrophe, which Lucene would split."""
+    return word if word.isalnum() else f'"{word}"'
+
+
 def _free_text_query(words: Sequence[str]) -> str:
-    content = [w for w in words if w.lower() not in _STOPWORDS] or list(words)
+    content = [_term(w) for w in words if w.lower() not in _STOPWORDS] or [_term(w) for w in words]
     content = content[:_MAX_WORDS]
     if len(words) == 1 or len(content) == 1:
         w = content[0]
@@ -141,7 +146,7 @@ def _free_text_query(words: Sequence[str]) -> str:
     ]
     if len(content) <= 4:
         for name in content:
-            if not name.isalpha() or len(name) < 3:
+            if not name.isalpha() or len(name) < 3:  # quoted or short words are not surnames
                 continue
             others = [w for w in content if w != name]
             clauses.append(
