@@ -91,10 +91,17 @@ _SPACING_ACCENTS = {"´": "\u0301", "ˇ": "\u030c", "¨": "\u0308", "˜": "\u030
 _ACCENT_BEFORE_LETTER = re.compile("([´ˇ¨˜])([A-Za-z])")
 
 
+# pymupdf4llm puts a space after every emphasis span: "**B** idirectional", "**59** , 803".
+_BOLD_INITIAL_SPACE = re.compile(r"(\*\*[A-Za-z]\*\*) (?=[a-z])")
+_SPACE_BEFORE_PUNCT = re.compile(r"(\*\*|(?<=\w)_) (?=[,.;:)])")
+
+
 def _normalize_text(text: str) -> str:
     """Fold ligatures (ﬁ, ﬂ, ﬀ, ﬃ) and detached accents into plain letters; drop the arXiv stamp."""
     text = _ACCENT_BEFORE_LETTER.sub(lambda m: m.group(2) + _SPACING_ACCENTS[m.group(1)], text)
     text = unicodedata.normalize("NFKC", text)
+    text = _BOLD_INITIAL_SPACE.sub(r"\1", text)
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     return _ARXIV_STAMP.sub("", text)
 
 

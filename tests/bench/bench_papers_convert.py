@@ -1,0 +1,129 @@
+"""Full-text extraction cost: ``extract_paper_text`` against a bare ``pymupdf4llm.to_markdown``.
+
+Prints, for the 12 fixture papers, seconds per paper for both in the same process and the ratio
+of the totals (target <= 1.15: our checks, batching for progress and the section split may add at
+most 15% to the engine's own time). Then the peak RSS of converting the 60-page 1311.2542v3 in a
+fresh subprocess (``getrusage(RUSAGE_CHILDREN)``), ours and bare.
+
+To keep ``make bench`` near three minutes on a 2-core machine, the timing pass converts the first
+``--pages`` pages of each paper (default 4, copied into a temporary PDF so both sides read the
+same file); ``--pages 0`` converts whole papers. The memory pass always converts all 60 pages.
+``--engines`` also times pymupdf4llm's older non-layout engine (the README's engine decision).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+import pymupdf4llm
+from papers_mcp.convert import markdown_options
+from papers_mcp.fulltext import extract_paper_text
+
+LONG_PAPER = "1311.2542v3.pdf"
+
+
+def fixtures_dir() -> Path:
+    env = os.environ.get("PAPERS_MCP_FIXTURES")
+    root = Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "arxiv"
+    return root / "pdfs"
+
+
+def first_pages(source: Path, pages: int, out_dir: Path) -> Path:
+    """A copy of the first ``pages`` pages of ``source`` (the whole file when pages == 0)."""
+    if pages <= 0:
+        return source
+    target = out_dir / source.name
+    with pymupdf.open(source) as doc:
+        doc.select(list(range(min(pages, doc.page_count))))
+        doc.save(target)
+    return target
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def bare(path: Path) -> object:
+    return pymupdf4llm.to_markdown(str(path), **markdown_options())
+
+
+def peak_rss_mib(code: str) -> float:
+    """Peak RSS of a fresh interpreter running ``code``, read by the child itself at exit.
+
+    The child's own RUSAGE_SELF high-water mark equals what RUSAGE_CHILDREN would report for it,
+    without the parent's max-over-all-children masking a smaller second measurement.
+    """
+    probe = f"{code}\nimport resource, sys\nsys.stdout.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    return int(out.stdout.strip().splitlines()[-1]) / 1024  # Linux reports KiB
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=4, help="pages per paper in the timing pass (0 = all)")
+    parser.add_argument("--engines", action="store_true", help="also time the non-layout engine")
+    args = parser.parse_args()
+
+    pdfs = sorted(fixtures_dir().glob("*.pdf"))
+    if len(pdfs) != 12:
+        sys.stdout.write(f"fixtures missing: found {len(pdfs)} PDFs in {fixtures_dir()}, expected 12\n")
+        return 1
+    pymupdf4llm.use_layout(True)
+    bare(first_pages(pdfs[0], 1, Path(tempfile.mkdtemp())))  # warm-up: load the layout model once
+
+    with tempfile.TemporaryDirectory() as tmp:
+        samples = [first_pages(pdf, args.pages, Path(tmp)) for pdf in pdfs]
+        total_ours = total_bare = total_old = 0.0
+        label = f"first {args.pages} pages" if args.pages > 0 else "whole papers"
+        sys.stdout.write(f"seconds per paper ({label}), same process, alternating:\n")
+        sys.stdout.write(f"  {'paper':<24} {'bare':>7} {'ours':>7} {'ratio':>6}\n")
+        for sample in samples:
+            t_bare = timed(lambda s=sample: bare(s))
+            t_ours = timed(lambda s=sample: extract_paper_text(s))
+            total_bare += t_bare
+            total_ours += t_ours
+            sys.stdout.write(f"  {sample.stem:<24} {t_bare:7.2f} {t_ours:7.2f} {t_ours / t_bare:6.2f}\n")
+        ratio = total_ours / total_bare
+        verdict = "OK" if ratio <= 1.15 else "OVER TARGET"
+        sys.stdout.write(
+            f"  {'total':<24} {total_bare:7.2f} {total_ours:7.2f} {ratio:6.2f}  (target <= 1.15: {verdict})\n"
+        )
+        if args.engines:
+            pymupdf4llm.use_layout(False)
+            for sample in samples:
+                total_old += timed(lambda s=sample: pymupdf4llm.to_markdown(str(s), page_chunks=True))
+            pymupdf4llm.use_layout(True)
+            sys.stdout.write(
+                f"  non-layout engine total {total_old:7.2f} s = {total_old / total_bare:.2f} x the layout engine\n"
+            )
+
+    long_pdf = fixtures_dir() / LONG_PAPER
+    ours_code = (
+        "from pathlib import Path; from papers_mcp.fulltext import extract_paper_text; "
+        f"extract_paper_text(Path({str(long_pdf)!r}))"
+    )
+    bare_code = (
+        "import pymupdf4llm; from papers_mcp.convert import markdown_options; "
+        f"pymupdf4llm.use_layout(True); pymupdf4llm.to_markdown({str(long_pdf)!r}, **markdown_options())"
+    )
+    bare_mib = peak_rss_mib(bare_code)
+    ours_mib = peak_rss_mib(ours_code)
+    sys.stdout.write(
+        f"peak RSS converting {LONG_PAPER} (60 pages) in a subprocess: bare {bare_mib:.0f} MiB, "
+        f"ours {ours_mib:.0f} MiB ({ours_mib / bare_mib:.2f}x)\n"
+    )
+    return 0 if ratio <= 1.15 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
