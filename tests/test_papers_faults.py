@@ -79,6 +79,19 @@ async def test_search_faults_become_clear_errors(
     assert text != NO_RESULTS, "a throttled or broken answer must never read as 'no papers'"
 
 
+async def test_retries_are_logged_to_stderr(replay: Replay, tmp_path: Path) -> None:
+    replay.set_fault("http_503", times=1, target="api")
+    log = tmp_path / "stderr.log"
+    env = replay.papers_env(tmp_path / "home", LOG_LEVEL="INFO")
+    with log.open("w") as errlog:
+        async with server_client("papers_mcp", env=env, errlog=errlog) as client:
+            result = await client.call_tool("resolve-paper-id", {"query": "ti:residual"})
+    assert not result.is_error
+    text = log.read_text()
+    assert "resolve-paper-id (raw): ti:residual" in text
+    assert "retry 1 of 2" in text and "HTTP 503" in text
+
+
 async def test_one_transient_failure_is_retried(papers: Client, replay: Replay) -> None:
     replay.set_fault("http_503", times=1, target="api")
     result = await papers.call_tool(

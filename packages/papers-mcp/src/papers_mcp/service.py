@@ -93,6 +93,7 @@ class PapersService:
     async def resolve(self, query: str, max_results: int = 10) -> str:
         """The "Available Papers:" block for ``query``, or the seed's no-match message."""
         plan = plan_query(query)
+        logger.info("resolve-paper-id (%s): %s", plan.kind, plan.search_query or plan.arxiv_id)
         key = cache_key(kind=plan.kind, q=plan.search_query, id=str(plan.arxiv_id), n=max_results)
         try:
             lookup = await self._searches.get_or_compute(
@@ -145,6 +146,7 @@ class PapersService:
     ) -> str:
         """One page of the paper at ``level``; the header names the exact version used."""
         aid = canonical_id(raw_id)
+        logger.info("query-paper arxiv:%s level=%s page=%d", aid.text, level, page)
         report = _increasing(progress) if progress is not None else _no_progress
         meta = await self._metadata(aid)
         vid = meta.arxiv_id
