@@ -311,3 +311,62 @@ def test_an_estimate_for_a_conjoined_verb_keeps_the_estimated_object(nlp: Langua
 def test_a_labelled_plain_number_counts_the_label(nlp: Language) -> None:
     fact = only(facts_of(nlp, "Employees: 340"), "340")
     assert (fact["value_kind"], fact["unit"]) == ("count", "employees")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The effect was significant (p < 0.05, n = 1,234) as shown in Section 3.2 and Eq. (4).",
+        "The meeting is at 10:30 on 12/05/2023 in Room 101.",
+        "Smith et al. (2020) reported similar results [15, 16].",
+        "ISO 9001 certification was achieved in 2019 by 3 of the 12 plants.",
+        "Call us at 555-1234 or visit 221B Baker Street.",
+    ],
+)
+def test_statistics_times_references_and_fractions_are_not_facts(nlp: Language, sentence: str) -> None:
+    assert facts_of(nlp, sentence) == [], "none of these numbers is a fact about an entity"
+
+
+def test_names_with_numbers_stay_whole(nlp: Language) -> None:
+    facts = facts_of(nlp, "The S&P 500 fell 2.1% to 4,500 points.")
+    assert {f["entity"] for f in facts} == {"S&P 500"}
+    assert only(facts, "4,500 points")["unit"] == "points"
+    assert (
+        only(facts_of(nlp, "Windows 11 runs on over 500 million devices."), "500 million")["entity"]
+        == "Windows 11"
+    )
+
+
+def test_a_pronoun_subject_resolves_to_the_clause_that_embeds_it(nlp: Language) -> None:
+    facts = facts_of(nlp, "The company said it would cut 10,000 jobs, about 5% of its workforce.")
+    jobs, share = only(facts, "10,000"), only(facts, "5%")
+    assert (jobs["entity"], jobs["unit"]) == ("company", "jobs")
+    assert (share["attribute"], share["value_kind"]) == ("share of workforce", "percentage")
+    assert jobs["is_projection"] is True, "'would cut' has not happened yet"
+
+
+def test_first_person_is_never_an_entity(nlp: Language) -> None:
+    facts = facts_of(nlp, "We train with a batch size of 256 for 90 epochs.")
+    assert [f["entity"] for f in facts] == ["batch size"], "'we' is not resolved to an earlier entity"
+
+
+def test_model_sizes_and_temperatures(nlp: Language) -> None:
+    params = only(facts_of(nlp, "Our model has 7B parameters."), "7B")
+    assert (params["numeric_value"], params["unit"]) == (7e9, "parameters"), "B after a count is billion"
+    temp = only(facts_of(nlp, "Average temperatures rose by 1.1°C since 1900."), "1.1°C")
+    assert temp["unit"] == "°C" and temp["numeric_value"] == 1.1
+
+
+def test_a_month_and_day_without_a_year_is_a_date(nlp: Language) -> None:
+    facts = facts_of(nlp, "Bitcoin hit a record high of $73,750 on March 14.")
+    assert [f["value"] for f in facts] == ["$73,750"], "14 is the day of the month"
+    assert facts[0]["period"]["type"] == "day" and facts[0]["period"]["start"] is None
+
+
+def test_plural_product_names_are_counted(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "Apple shipped 50.1 million iPhones in Q4 2023, compared to 48.3 million in Q4 2022."
+    )
+    now, before = only(facts, "50.1 million"), only(facts, "48.3 million")
+    assert (now["entity"], now["unit"], now["period"]["key"]) == ("Apple", "iPhones", "2023-Q4")
+    assert (before["unit"], before["period"]["key"], before["comparison"]) == ("iPhones", "2022-Q4", "prior")

@@ -43,6 +43,7 @@ _DECLINE_LEMMAS = {"fall", "decline", "drop", "decrease", "shrink", "slip", "sli
 _GROWTH_CONTEXT_RE = re.compile(
     r"(?i)\b(?:year[-\s]over[-\s]year|yoy|y/y|cagr|annual(?:ly)?\s+growth|growth|quarter[-\s]over[-\s]quarter|qoq|q/q)\b"
 )
+_PERSONAL = {"i", "we", "you", "he", "she"}  # never resolved to the previous fact's entity
 _PRONOUNS = {"it", "they", "this", "that", "these", "those", "which", "who", "he", "she", "we", "its", "i", "you"}  # fmt: skip
 # Nouns that report a figure rather than own it ("The report values the market at ...").
 _REPORTER_LEMMAS = {"report", "study", "survey", "analyst", "researcher", "research", "estimate", "forecast", "data", "analysis", "paper", "author", "source", "figure", "statistic"}  # fmt: skip
@@ -71,7 +72,9 @@ _PRIOR_AHEAD_RE = re.compile(
 )
 # "..., up 16%" or "..., or 14%," right after another value: the same thing's change.
 _APPOSITION_RE = re.compile(
-    r"^\s*,?\s*(?:(?:up|down)(?:\s+by)?|or|an?\s+(?:increase|decrease|rise|decline|drop|gain)\s+of)\s*$", re.I
+    r"^\s*(?:(?:in|for|during|at|as\s+of)\s+(?:the\s+)?\x00\s*)?,?\s*"
+    r"(?:(?:up|down)(?:\s+by)?|or|an?\s+(?:increase|decrease|rise|decline|drop|gain)\s+of)\s*$",
+    re.I,
 )
 _BY_RE = re.compile(r"(?i:\bby\s*)$")
 _SEGMENT_SEPARATORS = ("|", ";", "•")
@@ -152,6 +155,11 @@ def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -
         if t.dep_ in _LEFT_KEEP_DEPS:
             left.extend(x for x in t.subtree if x.i not in value_tokens and not x.like_num)
     tokens = [*sorted(left, key=lambda x: x.i), head]
+    if head.pos_ == "PROPN":
+        # "Windows 11", "S&P 500": a number right after a name is part of it
+        tokens += [
+            c for c in head.rights if c.dep_ == "nummod" and c.i == head.i + 1 and c.i not in value_tokens
+        ]
     if with_of:
         for t in head.rights:
             if t.dep_ == "prep" and t.lower_ in ("of", "for", "in") and t.i not in value_tokens:
@@ -189,6 +197,23 @@ def _subject_of(verb: Token) -> Token | None:
     return None
 
 
+def _outer_subject(verb: Token, value_tokens: set[int]) -> str | None:
+    """The named subject of the clause that embeds ``verb`` ("The company said it would ...")."""
+    v = verb
+    for _ in range(3):
+        if v.dep_ not in ("ccomp", "xcomp", "advcl", "conj") or v.head is v:
+            return None
+        v = v.head
+        subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if (
+            subj is not None
+            and subj.pos_ in ("NOUN", "PROPN")
+            and subj.lemma_.lower() not in _REPORTER_LEMMAS
+        ):
+            return _noun_phrase(subj, value_tokens)
+    return None
+
+
 def _object_of(verb: Token, value_tokens: set[int]) -> Token | None:
     """The direct object of an estimating verb, or of the estimating verb it is conjoined to."""
     v = verb
@@ -205,16 +230,21 @@ def _object_of(verb: Token, value_tokens: set[int]) -> Token | None:
 
 def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
     """The noun a number counts ("260 million paid subscribers" -> "paid subscribers"), on the same line, close by."""
-    if head.pos_ != "NOUN" or head.idx >= line_end or head.i - span.end > 4 or head.i < span.end:
+    plural_name = head.pos_ == "PROPN" and (
+        head.tag_ == "NNPS" or re.fullmatch(r"\w+[^s]s", head.text) is not None
+    )
+    if (
+        (head.pos_ != "NOUN" and not plural_name)
+        or head.idx >= line_end
+        or head.i - span.end > 4
+        or head.i < span.end
+    ):
         return None
     between = span.doc[span.end : head.i + 1]
     for x in between:
-        if (
-            (x.is_punct and x.text != "-")
-            or x.is_space
-            or x.like_num
-            or x.pos_ in ("PROPN", "ADP", "DET", "SYM")
-        ):
+        if (x.is_punct and x.text != "-") or x.is_space or x.like_num or x.pos_ in ("ADP", "DET", "SYM"):
+            return None
+        if x.pos_ == "PROPN" and x.i != head.i:
             return None
     if head.ent_type_ in ("DATE", "TIME") or head.lower_ in _TIME_NOUNS:
         return None
@@ -289,7 +319,7 @@ def _about(
         head = t.head
         if head is t or head.idx >= w.seg_end or head.idx < w.seg_start:
             break
-        if head.i in value_tokens or head.pos_ == "NUM":
+        if head.i in value_tokens or (head.pos_ == "NUM" and t.dep_ in ("quantmod", "compound", "nummod")):
             t = head  # inside the value, or through the other end of "from 4,000 to 5,500"
             continue
         if head.pos_ in ("NOUN", "PROPN") and t.dep_ in (
@@ -310,6 +340,13 @@ def _about(
             if owner.pos_ in ("NOUN", "PROPN") and owner.i not in value_tokens and owner.idx >= w.seg_start:
                 if owner.lemma_.lower() in _CHANGE_NOUNS:
                     change_attr = owner.lemma_.lower()
+                    t = owner
+                    continue
+                if (
+                    owner.lemma_.lower() == "rate"
+                    and owner.head.head.lemma_.lower() in _GROWTH_LEMMAS | _DECLINE_LEMMAS
+                ):
+                    change_attr = "growth"  # "grew at an annual rate of 4.9%"
                     t = owner
                     continue
                 if owner.lower_ in _PRONOUNS or owner.ent_type_ in _NOT_ENTITY_ENTS or owner.like_num:
@@ -339,7 +376,10 @@ def _about(
                 if subj.pos_ == "PRON" or subj.lower_ in _PRONOUNS:
                     if label:
                         break
-                    if last_entity:
+                    outer = _outer_subject(head, value_tokens)
+                    if outer is not None:  # "The company said it would cut 10,000 jobs"
+                        return _About(outer, count_noun or change_attr, "coreference"), count_noun
+                    if last_entity and subj.lower_ not in _PERSONAL:
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     return None, count_noun
                 if subj.ent_type_ in _NOT_ENTITY_ENTS or subj.lemma_.lower() in _REPORTER_LEMMAS:
@@ -350,6 +390,8 @@ def _about(
                 break
             t = head
             continue
+        if head.pos_ == "NUM":
+            break  # "3 of the 12 plants": a value inside another number's phrase
         if t.dep_ in ("dobj", "attr", "npadvmod", "advmod", "oprd", "appos", "conj", "prep", "acomp", "nmod", "dep", "pobj", "nsubj"):  # fmt: skip
             t = head
             continue
@@ -507,6 +549,18 @@ def extract_from_doc(
     }
 
 
+def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str:
+    """``text[start:end]`` with each period inside it replaced by one NUL ("in Q3 FY2024, up" -> "in \\0, up")."""
+    out, pos = [], start
+    for p in periods:
+        ps, pe = p.span
+        if start <= ps and pe <= end:
+            out += [text[pos:ps], "\x00"]
+            pos = pe
+    out.append(text[pos:end])
+    return "".join(out)
+
+
 def _fact(
     w: _Where,
     v: Value,
@@ -525,7 +579,7 @@ def _fact(
     apposition = (
         previous is not None
         and previous["value_span"][1] <= v.start
-        and _APPOSITION_RE.match(text[previous["value_span"][1] : v.start]) is not None
+        and _APPOSITION_RE.match(_mask_periods(text, previous["value_span"][1], v.start, periods)) is not None
     )
     about: _About | None
     counted: str | None = None
@@ -569,7 +623,10 @@ def _fact(
     ) is not None
     if kind == "percentage" and v.low is None and not prior:
         is_level = re.search(r"\b(?:to|at|of|was|is|were|are|from)\s*$", before) is not None
-        if (not is_level and (direction or growth_context)) or about.attribute in _CHANGE_NOUNS or apposition:
+        is_share = (about.attribute or "").startswith("share")
+        if not is_share and (
+            (not is_level and (direction or growth_context)) or about.attribute in _CHANGE_NOUNS or apposition
+        ):
             value_kind = "growth"
     attribute = _attribute(about, value_kind, direction, text[w.sent.start_char : w.sent.end_char], kind)
     if kind == "currency" and direction and _BY_RE.search(before) and about.anchor != "prior":
@@ -587,7 +644,7 @@ def _fact(
         "numeric_value": v.numeric_value,
         "value_kind": value_kind,
         "currency": v.currency,
-        "unit": counted.lower() if kind == "count" and counted else v.unit,
+        "unit": counted if kind == "count" and counted else v.unit,
         "scale": v.scale,
         "range": {"low": v.low, "high": v.high} if v.low is not None else None,
         "direction": direction,

@@ -155,7 +155,7 @@ _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|ba
 _UNIT = r"(?i:" + _alt(list(_UNITS)) + r"|points?|pts)\b"
 
 _AMOUNT_RE = re.compile(
-    r"(?<![\w.,/\\#@])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4) or a decimal
+    r"(?<![\w.,/\\#@:])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
@@ -163,8 +163,14 @@ _AMOUNT_RE = re.compile(
     r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + _NUM + r"))?"
     r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![A-Za-z]))?"
     r"(?:\s?(?P<cur_post>" + _CUR_POST + r")\b)?"
-    r"(?:\s?(?P<points>" + _POINTS + r")|\s?(?P<pct>" + _PCT + r")|\s?(?P<unit>" + _UNIT + r"))?"
-    r"(?![\w%])",
+    r"(?:\s?(?P<points>"
+    + _POINTS
+    + r")|\s?(?P<pct>"
+    + _PCT
+    + r")|\s?(?P<unit>"
+    + _UNIT
+    + r")|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
+    r"(?![\w%/:]|[.,]\d)",
 )
 
 # Words just before a number that make it a label, not a value ("Table 2", "version 3").
@@ -173,6 +179,7 @@ _LABEL_BEFORE_RE = re.compile(
     r"item|appendix|ref|level|tier|series|model|gen|generation|stage|round|week|day|line|article|rule|"
     r"grade|class|type|room|gpt|iphone|windows|covid)\.?\s*)$"
 )
+_STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m} | {
     m.lower(): i for i, m in enumerate(calendar.month_abbr) if m
 }
@@ -331,6 +338,16 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         elif currency:
             kind = "currency"
             unit = currency
+        elif m.group("deg"):
+            kind = "number"
+            raw_deg = m.group("deg").replace(" ", "").lower()
+            unit = (
+                "°C"
+                if raw_deg.endswith(("c", "celsius"))
+                else "°F"
+                if raw_deg.endswith(("f", "fahrenheit"))
+                else "°"
+            )
         elif m.group("unit"):
             kind = "number"
             raw_unit = m.group("unit").lower()
@@ -468,6 +485,8 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
         before = text[max(0, m.start() - 16) : m.start()]
         if _LABEL_BEFORE_RE.search(before) and not m.group("cur_pre"):
             continue
+        if _STAT_BEFORE_RE.search(before) and not m.group("cur_pre"):
+            continue  # "p < 0.05", "n = 1,234": statistics, not facts
         if (
             before.endswith(("[", "("))
             and text[m.end() : m.end() + 1] in ("]", ")")
@@ -530,6 +549,8 @@ _PERIOD_RE = re.compile(
     + _YEAR
     + r"))"
     r"|(?P<my>(?P<my_m>" + _MONTH_RE + r"),?\s+(?:of\s+)?(?P<my_y>" + _YEAR + r"))"
+    r"|(?P<md>(?P<md_m>" + _MONTH_RE + r")\s+(?P<md_d>\d{1,2})(?:st|nd|rd|th)?(?![\d,.]\d))"
+    r"|(?P<dm>(?P<dm_d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm_m>" + _MONTH_RE + r"))"
     r"|(?P<q1>(?P<q1_fy0>"
     + _FISCAL
     + r"\s*)?Q(?P<q1_n>[1-4])(?:\s*(?P<q1_fy>FY|fiscal(?:\s+year)?)?\s*['’]?(?P<q1_y>"
@@ -624,6 +645,12 @@ def _build_period(m: re.Match[str]) -> Period | None:
                 return None
             iso = f"{y:04d}-{mo:02d}-{d:02d}"
             return Period(text, "day", iso, iso, y, span)
+    if g("md") or g("dm"):
+        key = "md" if g("md") else "dm"
+        mo, d = _month(g(f"{key}_m")), int(g(f"{key}_d"))
+        if not 1 <= d <= _last_day(2000, mo):  # 2000 is a leap year: 29 February is a date
+            return None
+        return Period(text, "day", None, None, None, span)
     if g("my"):
         y, mo = int(g("my_y")), _month(g("my_m"))
         return Period(
