@@ -67,6 +67,11 @@ def test_a_bare_term_never_searches_authors() -> None:
     assert "ti:MoE" in plan.search_query and "abs:MoE" in plan.search_query
 
 
+def test_an_acronym_is_never_taken_for_an_author() -> None:
+    for query in ("MoE routing", "BERT distillation", "GAN training stability"):
+        assert "au:" not in plan_query(query).search_query, query
+
+
 def test_an_author_word_counts_only_beside_topic_words() -> None:
     plan = plan_query("vaswani attention")
     assert "(au:vaswani AND (ti:attention OR abs:attention))" in plan.search_query

@@ -146,7 +146,9 @@ def _free_text_query(words: Sequence[str]) -> str:
     ]
     if len(content) <= 4:
         for name in content:
-            if not name.isalpha() or len(name) < 3:  # quoted or short words are not surnames
+            # Surnames are alphabetic, 3+ letters, and typed lower- or title-case; an acronym
+            # such as "MoE" or "BERT" is a topic, never an author.
+            if not name.isalpha() or len(name) < 3 or not (name.islower() or name.istitle()):
                 continue
             others = [w for w in content if w != name]
             clauses.append(
