@@ -343,3 +343,15 @@ def test_fact_extract_output_of_two_sources_round_trips(nlp: Language) -> None:
     assert reasons == ["different_periods", "different_periods"], (
         "BP's prior-year profit and the 2023 size are not conflicts"
     )
+
+
+def test_bounds_are_respected() -> None:
+    assert run([fact("more than $20 billion", "A"), fact("$25 billion", "B")])["total_conflicts"] == 0, "25 > 20"
+    assert run([fact("up to 10%", "A"), fact("8%", "B")])["total_conflicts"] == 0, "8 <= 10"
+    over = run([fact("more than $30 billion", "A"), fact("$20 billion", "B")])["conflicts"][0]
+    assert over["difference_percentage"] == 50.0, "the bound itself is 50% above 20"
+    from_extract = [
+        fact("$20 billion", "A", qualifier="more than"),
+        fact("$25 billion", "B"),
+    ]
+    assert run(from_extract)["total_conflicts"] == 0, "fact-extract's qualifier field is a bound too"

@@ -94,6 +94,10 @@ class FactInput(BaseModel):
         description="The period the value is about: '2024', 'Q3 2024', or fact-extract's period object.",
     )
     is_projection: bool | None = Field(default=None, description="True when the value is a forecast.")
+    qualifier: str | None = Field(
+        default=None,
+        description="fact-extract's qualifier ('about', 'more than', 'up to'...): bounds are respected.",
+    )
     comparison: str | None = Field(
         default=None, description="'prior' for an earlier value quoted for comparison (fact-extract output)."
     )
@@ -266,6 +270,11 @@ def _parse_fact(index: int, fact: FactInput) -> _Parsed:
         unit = fact.unit
     number = parsed.numeric_value
     low, high = (parsed.low, parsed.high) if parsed.low is not None else (number, number)
+    bound = parsed.extras.get("bound") or _bound_of(fact.qualifier)
+    if bound == "lower":
+        high = math.inf  # "more than $20 billion" agrees with $25 billion
+    elif bound == "upper":
+        low = -math.inf
     return _Parsed(
         index,
         fact,
@@ -281,6 +290,15 @@ def _parse_fact(index: int, fact: FactInput) -> _Parsed:
         period_key=period_key,
         text=str(raw),
     )
+
+
+def _bound_of(qualifier: str | None) -> str | None:
+    q = (qualifier or "").strip().lower()
+    if q in ("more than", "over", "at least", "above", "exceeding", "in excess of", "upwards of"):
+        return "lower"
+    if q in ("less than", "under", "up to", "below", "at most", "no more than", "as much as", "as many as"):
+        return "upper"
+    return None
 
 
 # ----------------------------------------------------------------------------- comparison

@@ -727,6 +727,38 @@ def parse_period_text(text: str) -> Period | None:
 _PLAIN_NUMBER_RE = re.compile(r"^\s*[-−]?\s*(?:" + _NUM + r")\s*$")
 
 
+# Words before a value string: approximations (no bound), lower bounds and upper bounds.
+_APPROX_WORDS = (
+    "approximately",
+    "approx.",
+    "approx",
+    "about",
+    "around",
+    "roughly",
+    "nearly",
+    "almost",
+    "some",
+)
+_LOWER_WORDS = (
+    "more than",
+    "over",
+    "at least",
+    "above",
+    "exceeding",
+    "in excess of",
+    "upwards of",
+    ">=",
+    "≥",
+    ">",
+)
+_UPPER_WORDS = ("less than", "under", "up to", "below", "at most", "no more than", "<=", "≤", "<")
+_QUALIFIERS: tuple[tuple[str, str | None], ...] = (
+    *((w, None) for w in (*_APPROX_WORDS, "est.", "estimated", "c.", "~", "≈")),
+    *((w, "lower") for w in _LOWER_WORDS),
+    *((w, "upper") for w in _UPPER_WORDS),
+)
+
+
 def parse_value_string(raw: str) -> Value | None:
     """Parse one fact's value string (``"22.4"``, ``"$22.4 billion"``, ``"22.4billion"``, ``"22,400 million"``).
 
@@ -754,13 +786,19 @@ def parse_value_string(raw: str) -> Value | None:
     rest = s[: v.start] + " " + s[v.end :]
     for p in periods:
         rest = rest.replace(p.text, " ")
-    rest = rest.strip(" .,;:()[]~≈")
+    rest = rest.strip(" .,;:()[]")
     rest_l = rest.lower()
-    for word in ("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "over", "under",
-                 "more than", "less than", "up to", "at least", "almost", "some", "est.", "estimated", "c."):  # fmt: skip
+    for word, bound in _QUALIFIERS:
         if rest_l.startswith(word):
             rest = rest[len(word) :].strip()
             rest_l = rest.lower()
+            if bound:
+                v.extras["bound"] = bound
+            break
+    if rest_l.endswith("+") or s.endswith("+"):
+        rest = rest.rstrip("+ ")
+        rest_l = rest.lower()
+        v.extras["bound"] = "lower"
     if rest:
         if len(rest.split()) > 3 or any(ch.isdigit() for ch in rest):
             return None
