@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp_shared import ErrorCode, ToolFailure
 from papers_mcp.ids import ArxivId, canonical_id
 from papers_mcp.library import Library
 from papers_mcp.metadata import PaperMeta
@@ -96,3 +97,13 @@ def test_offline_search_ranks_title_matches_first(tmp_path: Path) -> None:
     assert [m.id for m in found] == ["1706.03762v5", "1810.04805v2"]
     assert library.search("ti:residual", 5)[0].id == "1512.03385v1"  # field prefixes are ignored offline
     assert library.count() == 3
+
+
+def test_an_unusable_home_is_a_configuration_error(tmp_path: Path) -> None:
+    home = tmp_path / "not-a-directory"
+    home.write_text("a file where the library should be", encoding="utf-8")
+    library = Library(home)
+    with pytest.raises(ToolFailure) as info:
+        library.remember([_meta("1706.03762v5", "Attention Is All You Need")])
+    assert info.value.code is ErrorCode.CONFIGURATION_ERROR
+    assert "PAPERS_MCP_HOME" in info.value.message

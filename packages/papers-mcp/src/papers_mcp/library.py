@@ -67,10 +67,16 @@ class Library:
         with self._init_lock:
             if self._ready:
                 return
-            for sub in ("pdf", "text"):
-                (self.home / sub).mkdir(parents=True, exist_ok=True)
-            with closing(self._connect()) as conn, conn:
-                conn.executescript(_SCHEMA)
+            try:
+                for sub in ("pdf", "text"):
+                    (self.home / sub).mkdir(parents=True, exist_ok=True)
+                with closing(self._connect()) as conn, conn:
+                    conn.executescript(_SCHEMA)
+            except (OSError, sqlite3.Error) as exc:
+                raise ToolFailure(
+                    ErrorCode.CONFIGURATION_ERROR,
+                    f"the library at PAPERS_MCP_HOME={self.home} cannot be used: {exc}",
+                ) from exc
             self._remove_stale_parts()
             self._ready = True
 

@@ -9,6 +9,7 @@ The ``arxiv`` client (requests, lxml) is imported on first network use, not at s
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Coroutine
@@ -128,7 +129,11 @@ class PapersService:
         else:
             wanted = min(_MAX_RESULTS, max(max_results, _FREE_TEXT_CANDIDATES))
             papers = rerank(client.search(plan.search_query, wanted), plan.words)[:max_results]
-        self.library.remember(papers)
+        try:
+            self.library.remember(papers)
+        except (ToolFailure, sqlite3.Error):
+            # arXiv answered; a library that cannot record it must not hide the answer.
+            logger.warning("could not record search results in the local library", exc_info=True)
         return papers
 
     def _search_library(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
