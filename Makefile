@@ -24,6 +24,17 @@ demo: setup
 bench: setup
 	$(RUN) python tests/bench/run.py
 
+.PHONY: install-check clients inspect
+
+install-check: setup
+	$(RUN) pytest tests/test_install.py -q
+
+clients: setup
+	$(RUN) pytest tests/test_clients_examples.py tests/test_clients_shutdown.py tests/test_clients_typescript.py -q
+
+inspect: setup
+	$(RUN) bash tests/ts-client/inspect.sh
+
 wheels: setup
 	$(RUN) python tests/support/wheels.py
 
