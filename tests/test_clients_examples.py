@@ -53,7 +53,9 @@ def launch_line(entry: dict[str, Any]) -> tuple[str, ...]:
     """The command line a client would run, with the installed console scripts taken from this workspace."""
     command = substitute(entry["command"])
     args = [substitute(a) for a in entry.get("args", [])]
-    if command in SERVERS:  # the `uv tool install` form: the same console script, here from the workspace venv
+    if (
+        command in SERVERS
+    ):  # the `uv tool install` form: the same console script, here from the workspace venv
         script = Path(sys.executable).parent / command
         return (str(script), *args)
     if command == "uv":
@@ -71,7 +73,9 @@ def test_every_config_mounts_both_servers() -> None:
             line = " ".join([entry["command"], *entry.get("args", [])])
             assert name in line, f"{relative}: {name} starts {line!r}"
             if name == "papers-mcp":
-                assert "PAPERS_MCP_HOME" in entry.get("env", {}), f"{relative}: say where the paper library lives"
+                assert "PAPERS_MCP_HOME" in entry.get("env", {}), (
+                    f"{relative}: say where the paper library lives"
+                )
 
 
 def test_each_client_has_an_installed_and_a_from_clone_config() -> None:
@@ -99,10 +103,12 @@ def test_claude_mcp_add_lines_match_the_project_mcp_json() -> None:
         assert command == [project[name]["command"], *project[name]["args"]], name
 
 
-LAUNCHES = sorted({(name, launch_line(entry)) for relative in CONFIGS for name, entry in entries(relative).items()})
+LAUNCHES = sorted(
+    {(name, launch_line(entry)) for relative in CONFIGS for name, entry in entries(relative).items()}
+)
 
 
-@pytest.mark.parametrize(("name", "line"), LAUNCHES, ids=[f"{n}:{Path(l[0]).name}" for n, l in LAUNCHES])
+@pytest.mark.parametrize(("name", "line"), LAUNCHES, ids=[f"{n}:{Path(cmd[0]).name}" for n, cmd in LAUNCHES])
 async def test_config_launch_line_serves_mcp(name: str, line: tuple[str, ...], tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=line[0], args=list(line[1:]), env=child_environment({"PAPERS_MCP_HOME": str(tmp_path)})
