@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 USER_AGENT = (
-    f"papers-mcp/{version('papers-mcp')} (MCP server; +https://github.com/) arxiv.py/{arxiv.__version__}"
+    f"papers-mcp/{version('papers-mcp')} (MCP server reading arXiv papers) arxiv.py/{arxiv.__version__}"
 )
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _CHUNK = 64 * 1024
