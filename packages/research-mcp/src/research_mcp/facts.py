@@ -104,16 +104,28 @@ class _Where:
 
 
 class _NounChunks:
-    """Noun chunks per sentence, computed once and only when a value needs the proximity fallback."""
+    """The document's noun chunks, computed once and only when a value needs the proximity fallback.
 
-    def __init__(self) -> None:
-        self._by_sentence: dict[int, list[Span]] = {}
+    ``Span.noun_chunks`` re-runs the iterator over the whole document on every call, so a long text
+    with many values would pay for it once per value.
+    """
 
-    def between(self, sent: Span, start: int, end: int) -> list[Span]:
-        chunks = self._by_sentence.get(sent.start)
-        if chunks is None:
-            chunks = self._by_sentence[sent.start] = list(sent.noun_chunks)
-        return [c for c in chunks if c.start_char >= start and c.end_char <= end]
+    def __init__(self, doc: Doc) -> None:
+        self._doc = doc
+        self._chunks: list[Span] | None = None
+        self._starts: list[int] = []
+
+    def between(self, start: int, end: int) -> list[Span]:
+        if self._chunks is None:
+            self._chunks = list(self._doc.noun_chunks)
+            self._starts = [c.start_char for c in self._chunks]
+        i = bisect.bisect_left(self._starts, start)
+        out: list[Span] = []
+        while i < len(self._chunks) and self._chunks[i].start_char < end:
+            if self._chunks[i].end_char <= end:
+                out.append(self._chunks[i])
+            i += 1
+        return out
 
 
 def source_attribution(source_url: str | None, source_metadata: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -408,7 +420,7 @@ def _about(
         return _About(line_label.group("label").strip(), count_noun or change_attr, "label"), count_noun
     # Nothing syntactic: the nearest preceding noun chunk in the same clause.
     best: Span | None = None
-    for chunk in chunks.between(w.sent, w.seg_start, span.start_char):
+    for chunk in chunks.between(w.seg_start, span.start_char):
         if (
             any(x.like_num for x in chunk)
             or chunk.root.pos_ == "PRON"
@@ -511,12 +523,13 @@ def extract_from_doc(
     source = source_attribution(source_url, source_metadata)
     periods = find_periods(text)
     values = find_values(text, exclude=[p.span for p in periods])
+    period_starts = [p.span[0] for p in periods]
     facts: list[dict[str, Any]] = []
     scores: list[float] = []
     last_entity: str | None = None
     sents = list(doc.sents) if values else []
     sent_starts = [x.start_char for x in sents]
-    chunks = _NounChunks()
+    chunks = _NounChunks(doc)
     for v in values:
         if v.year_like:
             continue
@@ -532,7 +545,10 @@ def extract_from_doc(
             [line_end] + [i for c in _SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
         )
         w = _Where(text, span, sent, line_start, line_end, seg_start, seg_end)
-        fact, score = _fact(w, v, periods, facts, last_entity, chunks)
+        local = periods[
+            bisect.bisect_left(period_starts, line_start) : bisect.bisect_right(period_starts, line_end)
+        ]
+        fact, score = _fact(w, v, local, facts, last_entity, chunks)
         if fact is None:
             continue
         fact["source"] = dict(source)

@@ -16,6 +16,7 @@ Rules that matter for correctness (a wrong number is worse than none):
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import re
 from dataclasses import dataclass, field
@@ -476,11 +477,13 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
 
     Years standing alone are returned with ``year_like=True`` so the caller can treat them as dates.
     """
-    blocked = exclude or []
+    blocked = sorted(exclude or [])
+    block_starts = [b[0] for b in blocked]
     found: list[Value] = []
     for m in _AMOUNT_RE.finditer(text):
         s, e = m.start("num"), m.end("num")
-        if any(bs < e and s < be for bs, be in blocked):
+        i = bisect.bisect_left(block_starts, e)  # spans starting before e; periods never nest, so check two
+        if any(bs < e and s < be for bs, be in blocked[max(0, i - 2) : i]):
             continue
         before = text[max(0, m.start() - 16) : m.start()]
         if _LABEL_BEFORE_RE.search(before) and not m.group("cur_pre"):
