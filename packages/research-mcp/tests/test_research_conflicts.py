@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 from research_mcp.conflicts import FactInput, Tolerance, detect_conflicts, normalize_key
 from research_mcp.facts import extract_from_doc
@@ -346,7 +348,9 @@ def test_fact_extract_output_of_two_sources_round_trips(nlp: Language) -> None:
 
 
 def test_bounds_are_respected() -> None:
-    assert run([fact("more than $20 billion", "A"), fact("$25 billion", "B")])["total_conflicts"] == 0, "25 > 20"
+    assert run([fact("more than $20 billion", "A"), fact("$25 billion", "B")])["total_conflicts"] == 0, (
+        "25 > 20"
+    )
     assert run([fact("up to 10%", "A"), fact("8%", "B")])["total_conflicts"] == 0, "8 <= 10"
     over = run([fact("more than $30 billion", "A"), fact("$20 billion", "B")])["conflicts"][0]
     assert over["difference_percentage"] == 50.0, "the bound itself is 50% above 20"
@@ -355,3 +359,60 @@ def test_bounds_are_respected() -> None:
         fact("$25 billion", "B"),
     ]
     assert run(from_extract)["total_conflicts"] == 0, "fact-extract's qualifier field is a bound too"
+
+
+_VALUES = st.one_of(
+    st.sampled_from(
+        [
+            "0",
+            "-0",
+            "22.4",
+            "$22.4 billion",
+            "22,400 million",
+            "€5bn",
+            "-3%",
+            "0%",
+            "4 pp",
+            "Paris",
+            "2024",
+            "March 2024",
+            "more than $1bn",
+            "$10-12 billion",
+            "zero",
+            "1e9",
+            "∞",
+            "N/A",
+            " x ",
+        ]
+    ),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15),
+    st.integers(min_value=-(10**12), max_value=10**12),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "entity": st.sampled_from(["A", "a ", "B"]),
+                "value": _VALUES,
+                "source": st.sampled_from(["s1", "s2"]),
+            },
+            optional={
+                "value_type": st.sampled_from(["number", "currency", "percentage", "date", "text"]),
+                "period": st.sampled_from(["2023", "2024", "Q3 2024", "soon"]),
+            },
+        ),
+        max_size=8,
+    ),
+    st.sampled_from([0.0, 0.05, 0.1, 0.5, 3.0]),
+)
+def test_any_fact_list_gives_a_consistent_report(facts: list[dict[str, Any]], threshold: float) -> None:
+    result = run(facts, threshold)
+    assert result["total_conflicts"] == len(result["conflicts"]) == sum(result["severity_summary"].values())
+    for c in result["conflicts"]:
+        assert c["severity"] in ("critical", "moderate", "minor")
+        assert len(c["values"]) == len(c["sources"]) >= 2
+        d = c["difference_percentage"]
+        assert d is None or (d > 0 and d == d), "a conflict has a positive, finite difference"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from research_mcp.facts import extract_from_doc
 
 if TYPE_CHECKING:
@@ -370,3 +372,24 @@ def test_plural_product_names_are_counted(nlp: Language) -> None:
     now, before = only(facts, "50.1 million"), only(facts, "48.3 million")
     assert (now["entity"], now["unit"], now["period"]["key"]) == ("Apple", "iPhones", "2023-Q4")
     assert (before["unit"], before["period"]["key"], before["comparison"]) == ("iPhones", "2022-Q4", "prior")
+
+
+_PIECES = st.sampled_from(
+    ["$", "€", "£", "US$", "5", "22.4", "1,200", "bn", "m", "million", "%", " percentage points", "Q3", "FY", "2024",
+     " ", "\n", "|", ";", ":", "-", "to", "from", "between", "and", "Revenue", "rose", "the market", "(", ")", "é", "\u200b"]
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=6)), max_size=40).map("".join))
+def test_any_text_gives_well_formed_facts(nlp: Language, text: str) -> None:
+    result = extract_from_doc(nlp(text))
+    assert result["metadata"]["total_facts"] == len(result["facts"])
+    assert 0.0 <= result["extraction_quality"] <= 10.0
+    for f in result["facts"]:
+        start, end = f["value_span"]
+        assert 0 <= start < end <= len(text)
+        assert " ".join(text[start:end].split()) == f["value"], "value is the text at value_span"
+        assert f["confidence"] in ("High", "Medium", "Low")
+        assert f["value_type"] in ("number", "currency", "percentage", "date", "text")
+        assert f["entity"].strip()
