@@ -401,7 +401,7 @@ async def test_without_arxiv_resolve_searches_the_library_and_says_so(replay: Re
         assert not body.is_error and "- Arxiv ID: arxiv:1706.03762v5" in text_of(body)
         missing = await resolve(offline, "zebrafish neurons")
         assert missing.is_error and text_of(missing).startswith(f"Error: {ErrorCode.RESOURCE_ERROR}: ")
-        unseen = await query(offline, "1512.03385", "abstract")
+        unseen = await query(offline, "2301.00001", "abstract")  # never seen by this library
         assert unseen.is_error and text_of(unseen).startswith(f"Error: {ErrorCode.RESOURCE_ERROR}: ")
 
 
