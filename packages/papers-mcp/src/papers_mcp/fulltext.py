@@ -15,7 +15,7 @@ from . import convert, sections
 __all__ = ["EXTRACTOR_VERSION", "PaperText", "extract_paper_text"]
 
 # Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")
 
