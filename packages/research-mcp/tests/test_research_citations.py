@@ -14,7 +14,6 @@ from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
 from research_mcp.citations import check_accuracy, check_date, claim_terms, validate_citations
 from research_mcp.fetch import fetch_url
 from research_mcp.models import CitationIn

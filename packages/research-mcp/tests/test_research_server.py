@@ -6,12 +6,14 @@ Cache defaults are seed 004's table; the refused address forms are the task's li
 from __future__ import annotations
 
 import ipaddress
+import os
+import subprocess
+import sys
 
 import pytest
 import spacy
 from mcp import Client
 from mcp_shared import ErrorCode, ToolFailure
-
 from research_mcp import build_server, nlp
 from research_mcp.settings import Settings
 from research_mcp.urls import UrlError, is_public_address, numeric_ipv4, parse_url
@@ -157,3 +159,17 @@ async def test_server_lists_twelve_tools_in_process() -> None:
         assert len(tools) == 12
         result = await client.call_tool("cache-clear", {})
         assert result.structured_content == {"success": True, "message": "All caches cleared"}
+
+
+def test_a_bad_variable_stops_the_server_with_its_name() -> None:
+    env = {**os.environ, "RESEARCH_MCP_FACT_CACHE_TTL": "soon"}
+    out = subprocess.run(
+        [sys.executable, "-m", "research_mcp"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode != 0
+    assert "RESEARCH_MCP_FACT_CACHE_TTL" in out.stderr and "Traceback" not in out.stderr

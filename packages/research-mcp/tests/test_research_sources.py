@@ -10,7 +10,6 @@ from __future__ import annotations
 import socket
 
 import pytest
-
 from research_mcp import sources
 from research_mcp.sources import rate_source
 from research_mcp.urls import UrlError
