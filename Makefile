@@ -4,7 +4,7 @@
 UV = $(shell command -v uv 2>/dev/null || echo python3 -m uv)
 RUN = $(UV) run --frozen
 
-.PHONY: setup test lint demo bench wheels clean
+.PHONY: setup test lint demo bench figures wheels clean
 
 setup:
 	@command -v uv >/dev/null 2>&1 || python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
@@ -23,6 +23,13 @@ demo: setup
 
 bench: setup
 	$(RUN) python tests/bench/run.py
+
+figures: setup
+	@mkdir -p .bench && rm -f .bench/figures.jsonl
+	-HARDENING_FIGURES=.bench/figures.jsonl FUZZ_EXAMPLES_PER_TOOL=400 LOAD_ROUNDS=30 $(RUN) pytest -q \
+		tests/test_hardening_fuzz.py tests/test_hardening_jsonrpc.py tests/test_hardening_load.py \
+		tests/test_hardening_faults.py tests/test_papers_faults.py --junitxml=.bench/hardening.xml
+	$(RUN) python tests/support/figures.py .bench/figures.jsonl .bench/hardening.xml
 
 .PHONY: install-check clients inspect
 
