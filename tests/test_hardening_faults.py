@@ -151,19 +151,18 @@ async def test_sigkill_mid_work_never_leaves_a_paper_that_is_served(
         replay.stalled.clear()
         replay.set_fault("stall_pdf", times=1, target="pdf", seconds=60)
     pid_file = tmp_path / "pid"
-    async with anyio.create_task_group() as tg:
-        async with server_client("papers_mcp", env=env) as doomed:
-            pids = await anyio.to_thread.run_sync(_papers_pids, home)
-            assert len(pids) == 1, pids
-            pid_file.write_text(str(pids[0]))
-            tg.start_soon(doomed.call_tool, "query-paper", {"arxivID": paper, "level": "body"})
-            with anyio.fail_after(60):
-                if stage == "download":
-                    assert await anyio.to_thread.run_sync(replay.stalled.wait, 60)
-                else:
-                    await anyio.to_thread.run_sync(_wait_for_file, home / "pdf" / "1311.2542v3.pdf")
-            os.kill(pids[0], signal.SIGKILL)
-            tg.cancel_scope.cancel()
+    async with anyio.create_task_group() as tg, server_client("papers_mcp", env=env) as doomed:
+        pids = await anyio.to_thread.run_sync(_papers_pids, home)
+        assert len(pids) == 1, pids
+        pid_file.write_text(str(pids[0]))
+        tg.start_soon(doomed.call_tool, "query-paper", {"arxivID": paper, "level": "body"})
+        with anyio.fail_after(60):
+            if stage == "download":
+                assert await anyio.to_thread.run_sync(replay.stalled.wait, 60)
+            else:
+                await anyio.to_thread.run_sync(_wait_for_file, home / "pdf" / "1311.2542v3.pdf")
+        os.kill(pids[0], signal.SIGKILL)
+        tg.cancel_scope.cancel()
     replay.clear_faults()
     leftovers = [f for f in library_files(home) if f.startswith("text/")]
     assert leftovers == [] or all(".part" in f for f in leftovers), leftovers
