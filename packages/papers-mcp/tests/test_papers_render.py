@@ -106,6 +106,15 @@ def test_levels_select_their_parts() -> None:
     assert "Theoretical description" in abstract and "Main text." not in abstract
 
 
+def test_a_part_keeps_its_own_heading_and_gets_one_when_it_has_none() -> None:
+    text = _text(
+        "Main.", appendix="# APPENDIX A: CTP PROPAGATOR\n\nLet us consider.", references="- [1] Ref."
+    )
+    everything = render_paper(MURRAY, "all", text)
+    assert "## Appendix" not in everything and "# APPENDIX A: CTP PROPAGATOR" in everything
+    assert "## References\n\n- [1] Ref." in everything
+
+
 def test_no_appendix_is_said_plainly() -> None:
     assert "has no appendix" in render_paper(MURRAY, "appendix", _text("Main."))
 

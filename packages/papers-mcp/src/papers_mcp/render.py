@@ -129,6 +129,14 @@ def _abstract_section(meta: PaperMeta, text: PaperText | None) -> str:
     return f"## Abstract\n\n{abstract or 'N/A (arXiv lists no abstract for this paper)'}"
 
 
+def _titled(title: str, part: str) -> str:
+    """Put a heading over a part unless the paper's own first heading already names it."""
+    first = part.split("\n", 1)[0]
+    if first.startswith("#") and title.lower() in first.lower():
+        return part
+    return f"## {title}\n\n{part}"
+
+
 def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
     """The whole answer for ``level`` before paging; ``text`` is needed for every level but abstract."""
     parts = [_abstract_section(meta, text)] if level in ("abstract", "body", "all") else []
@@ -138,10 +146,11 @@ def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
         if level in ("body", "all"):
             parts.append(text.body.strip())
         if level == "all":
-            refs = text.references.strip() or "(This paper has no reference list.)"
-            parts.append(f"## References\n\n{refs}")
+            parts.append(
+                _titled("References", text.references.strip() or "(This paper has no reference list.)")
+            )
         if level in ("appendix", "all") and text.appendix.strip():
-            parts.append(f"## Appendix\n\n{text.appendix.strip()}")
+            parts.append(_titled("Appendix", text.appendix.strip()))
         elif level == "appendix":
             parts.append(
                 f"This paper has no appendix: its {text.pages}-page full text contains no appendix sections. "
