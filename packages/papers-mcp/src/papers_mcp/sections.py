@@ -17,8 +17,9 @@ Decisions (documented in the package README, "Full-text extraction"):
 - appendix: appendix sections before the references plus every section after them (lettered
   ``A.`` sections, "Appendix for ...", unheaded figure pages such as "Attention Visualizations").
 - tables and figures that a journal style defers to the end of the manuscript (emulateapj's
-  TABLE 1 after the references) are body material displaced by typesetting: they are appended
-  to the body, so level "all" keeps them and the reference list stays clean.
+  TABLE 1 after the references), or that float onto a page of the reference list, are body
+  material displaced by typesetting: they are appended to the body, so level "all" keeps them
+  and the reference list stays clean. Acknowledgments printed after the list join the body too.
 
 This module is pure text processing; it never imports PyMuPDF.
 """
@@ -164,6 +165,8 @@ def _heading_text(block: str) -> str | None:
         text = _TAGS.sub("", first)
         text = re.sub(r"[#*_`]+", " ", text)
         return " ".join(text.split())
+    if _REFS_TITLE.match(first.strip()):
+        return first.strip()  # a "References" line the engine did not style as a heading
     return None
 
 
@@ -371,32 +374,54 @@ def split_document(document: ConvertedDocument) -> Sections:
         tail_start = len(blocks)
         for i in range(refs_start + 1, len(blocks)):
             heading = _heading_text(blocks[i].text)
-            if (heading is not None and _is_after_refs_heading(heading)) or _CAPTION.match(blocks[i].text):
+            if heading is not None and _is_after_refs_heading(heading):
                 tail_start = i
                 break
         region = blocks[refs_start:tail_start]
         last_ref = max(
             (k for k, b in enumerate(region) if _is_reference(b.text) or _REF_LEAD.match(b.text)), default=0
         )
-        moved = {k for k in range(1, last_ref + 1) if _is_displaced_prose(region[k].text)}
+        # Within the list: figures/tables floated onto its pages go to the body, and so does column
+        # text the engine read out of order; everything after the last entry is the tail.
+        floated = {k for k in range(1, last_ref + 1) if _is_float(region[k].text)}
+        moved = {
+            k for k in range(1, last_ref + 1) if k not in floated and _is_displaced_prose(region[k].text)
+        }
+        references = [region[k] for k in range(last_ref + 1) if k not in moved | floated]
         displaced = [region[k] for k in sorted(moved)]
-        references = [region[k] for k in range(last_ref + 1) if k not in moved]
-        tail = list(region[last_ref + 1 :]) + list(blocks[tail_start:])
         if appendix_start is None:
             body += displaced
         else:
             appendix += displaced
+        body += [region[k] for k in sorted(floated)]
+        tail = list(region[last_ref + 1 :]) + list(blocks[tail_start:])
+        thanks, tail = _leading_acknowledgments(tail)
         floats, rest = _split_floats(tail)
-        body += floats
+        body += thanks + floats
         appendix += rest
     return Sections(
         front=_join(front), body=_join(body), references=_join(references), appendix=_join(appendix)
     )
 
 
+def _leading_acknowledgments(tail: Sequence[_Block]) -> tuple[list[_Block], list[_Block]]:
+    """Acknowledgments printed after the reference list stay with the body, like those before it."""
+    heading = _heading_text(tail[0].text) if tail else None
+    if heading is None or not _ACK_TITLE.match(heading):
+        return [], list(tail)
+    end = next((i for i in range(1, len(tail)) if _heading_text(tail[i].text) is not None), len(tail))
+    return list(tail[:end]), list(tail[end:])
+
+
+def _is_float(block: str) -> bool:
+    """A table, a figure's text or a caption: material that typesetting may move anywhere."""
+    text = block.lstrip()
+    return bool(_CAPTION.match(text)) or text.startswith(("|", "<!-- Start of picture", "!["))
+
+
 def _split_floats(tail: Sequence[_Block]) -> tuple[list[_Block], list[_Block]]:
     """Deferred tables/figures at the start of the post-reference material belong to the body."""
-    if not tail or not (_CAPTION.match(tail[0].text) or tail[0].text.lstrip().startswith("|")):
+    if not tail or not _is_float(tail[0].text):
         return [], list(tail)
     for i, block in enumerate(tail):
         heading = _heading_text(block.text)
