@@ -68,7 +68,7 @@ _PRIOR_RE = re.compile(
 )
 # Where a later value's comparison starts: periods after this belong to the prior value.
 _PRIOR_AHEAD_RE = re.compile(
-    r"(?i:\b(?:up|down)\s+from\b|\bcompared\s+(?:with|to)\b|\bversus\b|\bvs\.?\s|\bfrom\s+(?=[$€£¥\d]))"
+    r"(?i:\b(?:up|down)\s+from\b|\bcompared\s+(?:with|to)\b|\bversus\b|\bvs\.?\s|\bfrom\s+(?=[$€£¥]|(?!(?:19|20)\d{2}\b)\d))"
 )
 # "..., up 16%" or "..., or 14%," right after another value: the same thing's change.
 _APPOSITION_RE = re.compile(
@@ -76,6 +76,8 @@ _APPOSITION_RE = re.compile(
     r"(?:(?:up|down)(?:\s+by)?|or|an?\s+(?:increase|decrease|rise|decline|drop|gain)\s+of)\s*$",
     re.I,
 )
+_AMOUNT_LIKE_RE = re.compile(r"^(?:[A-Z]{0,3}[$€£¥₹]|[-−]?\d[\d.,]*(?:[kKmMbBT]|bn|mn|%)?$)")
+_CLAUSE_BREAK_RE = re.compile(r"(?i)\b(?:while|whereas|but|although|though|however)\b")
 _BY_RE = re.compile(r"(?i:\bby\s*)$")
 _SEGMENT_SEPARATORS = ("|", ";", "•")
 _STRONG_ANCHORS = frozenset({"subject", "object", "label", "of_noun", "relative", "prior", "apposition"})
@@ -331,7 +333,9 @@ def _about(
         head = t.head
         if head is t or head.idx >= w.seg_end or head.idx < w.seg_start:
             break
-        if head.i in value_tokens or (head.pos_ == "NUM" and t.dep_ in ("quantmod", "compound", "nummod")):
+        if head.i in value_tokens or (
+            head.pos_ == "NUM" and t.dep_ in ("quantmod", "compound", "nummod", "conj", "appos")
+        ):
             t = head  # inside the value, or through the other end of "from 4,000 to 5,500"
             continue
         if head.pos_ in ("NOUN", "PROPN") and t.dep_ in (
@@ -379,6 +383,8 @@ def _about(
                     about = _About(_noun_phrase(obj, value_tokens), count_noun or change_attr, "object")
                     return about, count_noun
             subj = _subject_of(head)
+            if subj is not None and subj.i in value_tokens:
+                break  # the value is this clause's subject ("HK$3.2bn went to Asia"), not about an outer one
             if (
                 subj is not None
                 and subj.i not in value_tokens
@@ -394,8 +400,12 @@ def _about(
                     if last_entity and subj.lower_ not in _PERSONAL:
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     return None, count_noun
-                if subj.ent_type_ in _NOT_ENTITY_ENTS or subj.lemma_.lower() in _REPORTER_LEMMAS:
-                    break
+                if (
+                    subj.ent_type_ in _NOT_ENTITY_ENTS
+                    or subj.lemma_.lower() in _REPORTER_LEMMAS
+                    or _AMOUNT_LIKE_RE.match(subj.text)
+                ):
+                    break  # a subject that is itself an amount ("HK$3.2bn went to Asia") names nothing
                 anchor = "relative" if head.dep_ == "relcl" else "subject"
                 return _About(_noun_phrase(subj, value_tokens), count_noun or change_attr, anchor), count_noun
             if head.dep_ == "ROOT":
@@ -418,6 +428,10 @@ def _about(
     )
     if line_label:
         return _About(line_label.group("label").strip(), count_noun or change_attr, "label"), count_noun
+    if span.root.dep_ in ("nsubj", "nsubjpass") or (
+        span.root.dep_ == "conj" and span.root.head.dep_ == "nsubj"
+    ):
+        return None, count_noun  # the value is itself the subject ("HK$3.2bn went to Asia"): nothing owns it
     # Nothing syntactic: the nearest preceding noun chunk in the same clause.
     best: Span | None = None
     for chunk in chunks.between(w.seg_start, span.start_char):
@@ -428,6 +442,10 @@ def _about(
         ):
             continue
         if any(p.span[0] < chunk.end_char and chunk.start_char < p.span[1] for p in periods):
+            continue
+        if chunk.root.dep_ not in ("nsubj", "nsubjpass", "ROOT", "appos", "dobj"):
+            continue  # "... went to Asia and S$500m": a place after a preposition does not own a value
+        if re.search(r"\d", chunk.text) or _CLAUSE_BREAK_RE.search(w.text, chunk.end_char, span.start_char):
             continue
         best = chunk
     if best is not None:
@@ -489,7 +507,7 @@ def _choose_period(periods: list[Period], lo: int, hi: int, value: Value) -> Per
 
 def _confidence(anchor: str, typed: bool, projection: bool, hedged: bool) -> str:
     strong = anchor in _STRONG_ANCHORS
-    if projection or (not strong and not typed):
+    if projection or (not strong and not typed) or anchor == "nearest_chunk":
         return "Low"
     if strong and typed and not hedged:
         return "High"

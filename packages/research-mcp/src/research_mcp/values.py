@@ -556,7 +556,7 @@ _PERIOD_RE = re.compile(
     r"|(?P<dm>(?P<dm_d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm_m>" + _MONTH_RE + r"))"
     r"|(?P<q1>(?P<q1_fy0>"
     + _FISCAL
-    + r"\s*)?Q(?P<q1_n>[1-4])(?:\s*(?P<q1_fy>FY|fiscal(?:\s+year)?)?\s*['’]?(?P<q1_y>"
+    + r"\s*)?Q(?P<q1_n>[1-4])(?:(?:\s+of|\s*[-/,])?\s*(?P<q1_fy>FY|fiscal(?:\s+year)?)?\s*['’]?(?P<q1_y>"
     + _YEAR
     + r"|\d{2}))?)"
     r"|(?P<q2>(?P<q2_n>[1-4])Q\s*['’]?(?P<q2_y>" + _YEAR + r"|\d{2}))"
