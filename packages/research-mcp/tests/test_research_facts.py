@@ -393,3 +393,19 @@ def test_any_text_gives_well_formed_facts(nlp: Language, text: str) -> None:
         assert f["confidence"] in ("High", "Medium", "Low")
         assert f["value_type"] in ("number", "currency", "percentage", "date", "text")
         assert f["entity"].strip()
+
+
+def test_a_value_that_is_its_own_subject_is_dropped(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "Its valuation hit A$1.5 billion, while HK$3.2bn went to Asia and S$500m to Singapore."
+    )
+    assert [f["value"] for f in facts] == ["A$1.5 billion"], "HK$3.2bn and S$500m are not the valuation"
+    assert facts[0]["currency"] == "AUD"
+
+
+def test_counts_and_percentages_in_words(nlp: Language) -> None:
+    facts = facts_of(nlp, "The app has two million users and grew five percent.")
+    assert [(f["value"], f["numeric_value"], f["value_kind"]) for f in facts] == [
+        ("two million", 2e6, "count"),
+        ("five percent", 5.0, "growth"),
+    ]

@@ -151,3 +151,29 @@ def test_a_period_inside_a_value_string_is_kept_aside() -> None:
     assert v is not None and v.numeric_value == pytest.approx(1.2e9) and v.currency == "EUR"
     period = v.extras.get("period")
     assert period is not None and period.key == "2023"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "number"),
+    [
+        ("two million users", "number", 2e6),
+        ("five percent", "percentage", 5.0),
+        ("twenty-five per cent", "percentage", 25.0),
+        ("a billion dollars", "currency", 1e9),
+        ("three hundred thousand people", "number", 3e5),
+        ("zero percent", "percentage", 0.0),
+    ],
+)
+def test_amounts_in_words(text: str, kind: str, number: float) -> None:
+    values = find_values(text)
+    assert len(values) == 1 and values[0].kind == kind
+    assert values[0].numeric_value == pytest.approx(number), f"{text!r} read by eye"
+
+
+def test_number_words_alone_are_not_values() -> None:
+    assert find_values("It is one of the two largest firms.") == [], "no scale, no percent: not an amount"
+
+
+def test_quarter_written_with_of_and_apostrophe() -> None:
+    keys = [p.key for p in find_periods("Revenue was up in Q3'24 and down in Q3 of 2023.")]
+    assert keys == ["2024-Q3", "2023-Q3"]
