@@ -158,12 +158,11 @@ class Workflow:
     async def call(self, step: str, tool: str, arguments: dict[str, Any]) -> CallToolResult:
         task: TaskID = self.progress.add_task(f"{step} [dim]({tool})[/]", total=None)
 
-        async def on_progress(done: float, total: float | None, message: str | None) -> None:
-            self.progress.update(
-                task, completed=done, total=total, description=f"{step} [dim]{message or ''}[/]"
-            )
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            description = f"{step} [dim]{message or ''}[/]"
+            self.progress.update(task, completed=progress, total=total, description=description)
 
-        result = await self.group.call_tool(
+        result: CallToolResult = await self.group.call_tool(
             tool, arguments, read_timeout_seconds=TOOL_TIMEOUT_SECONDS, progress_callback=on_progress
         )
         self.progress.update(task, completed=1, total=1, description=f"{step} [dim]({tool})[/]")
@@ -228,7 +227,7 @@ async def run_workflow(flow: Workflow, query: str) -> Findings:
     if heading and "Title" not in found.meta:
         found.meta["Title"] = heading.group(1).strip()
 
-    pages = []
+    pages: list[str] = []
     page = 1
     while page and len(pages) < MAX_BODY_PAGES:
         step = "Read the body (download + PDF to markdown)" if page == 1 else f"Read the body, page {page}"

@@ -26,6 +26,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.shared.dispatcher import ProgressFnT
 from mcp_shared import ErrorCode
 from support.arxiv_replay import Replay, serve_replay
 from support.servers import REPO_ROOT, child_environment, http_server
@@ -106,7 +107,7 @@ def normalise(value: Any) -> Any:
 
 
 def normalise_result(result: dict[str, Any]) -> dict[str, Any]:
-    out = normalise(result)
+    out: dict[str, Any] = normalise(result)
     out.setdefault("isError", False)
     return {k: out[k] for k in ("content", "structuredContent", "isError") if k in out}
 
@@ -118,6 +119,15 @@ def entry_for(server: str, tool: str) -> dict[str, Any]:
         "add one valid and one invalid call"
     )
     return entry
+
+
+def progress_recorder(into: list[dict[str, Any]]) -> ProgressFnT:
+    """A progress callback that appends each notification to ``into``."""
+
+    async def record(progress: float, total: float | None, message: str | None) -> None:
+        into.append({"progress": progress, "total": total, "message": message})
+
+    return record
 
 
 async def python_view(server: str, env: dict[str, str]) -> dict[str, Any]:
@@ -135,18 +145,12 @@ async def python_view(server: str, env: dict[str, str]) -> dict[str, Any]:
             if entry is None:
                 continue
             for kind in ("valid", "invalid"):
-                progress: list[dict[str, Any]] = []
-
-                async def on_progress(done: float, total: float | None, message: str | None) -> None:
-                    progress.append({"progress": done, "total": total, "message": message})  # noqa: B023
-
+                seen: list[dict[str, Any]] = []
                 result = await client.call_tool(
-                    tool.name, entry[kind]["arguments"], progress_callback=on_progress
+                    tool.name, entry[kind]["arguments"], progress_callback=progress_recorder(seen)
                 )
                 dumped = result.model_dump(by_alias=True, exclude_none=True, mode="json")
-                view["calls"].append(
-                    {"tool": tool.name, "kind": kind, "result": dumped, "progress": progress}
-                )
+                view["calls"].append({"tool": tool.name, "kind": kind, "result": dumped, "progress": seen})
     return view
 
 
