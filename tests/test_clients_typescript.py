@@ -113,7 +113,7 @@ def normalise_result(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def entry_for(server: str, tool: str) -> dict[str, Any]:
-    entry = CALLS[server].get(tool)
+    entry: dict[str, Any] | None = CALLS[server].get(tool)
     assert entry is not None, (
         f"{server} lists tool {tool!r} but tests/ts-client/calls.json has no entry for it: "
         "add one valid and one invalid call"
