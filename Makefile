@@ -37,7 +37,7 @@ install-check: setup
 	$(RUN) pytest tests/test_install.py -q
 
 clients: setup
-	$(RUN) pytest tests/test_clients_examples.py tests/test_clients_shutdown.py tests/test_clients_typescript.py -q
+	$(RUN) pytest tests/test_clients_examples.py tests/test_clients_shutdown.py tests/test_clients_typescript.py tests/test_clients_demo.py -q
 
 inspect: setup
 	$(RUN) bash tests/ts-client/inspect.sh
