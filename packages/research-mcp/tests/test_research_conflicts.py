@@ -416,3 +416,15 @@ def test_any_fact_list_gives_a_consistent_report(facts: list[dict[str, Any]], th
         assert len(c["values"]) == len(c["sources"]) >= 2
         d = c["difference_percentage"]
         assert d is None or (d > 0 and d == d), "a conflict has a positive, finite difference"
+
+
+def test_owner_metric_written_either_way_is_one_group() -> None:
+    result = run(
+        [
+            {"entity": "Apple", "attribute": "revenue", "value": "$94.9 billion", "source": "A"},
+            {"entity": "Apple revenue", "attribute": "value", "value": "$120 billion", "source": "B"},
+        ]
+    )
+    assert result["total_conflicts"] == 1, (
+        "fact-extract writes ('Apple revenue', 'value'); a person ('Apple', 'revenue')"
+    )

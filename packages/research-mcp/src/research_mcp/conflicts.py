@@ -157,6 +157,15 @@ def normalize_key(text: str) -> str:
     return " ".join(_singular(w) for w in words)
 
 
+_GENERIC_ATTRIBUTES = {"value", "amount", "figure", "number"}
+
+
+def _group_key(fact: FactInput) -> str:
+    """Entity and attribute as one key, a generic attribute dropped: ("Apple", "revenue") = ("Apple revenue", "value")."""
+    entity, attribute = normalize_key(fact.entity), normalize_key(fact.attribute)
+    return entity if attribute in _GENERIC_ATTRIBUTES or not attribute else f"{entity} {attribute}"
+
+
 def _norm_text(value: str) -> str:
     s = value.casefold().replace("’", "'")
     s = re.sub(r"[^\w]+", " ", s)
@@ -557,10 +566,9 @@ def detect_conflicts(facts: Sequence[FactInput], tolerance: Tolerance) -> dict[s
     currency, and so are not conflicts) and, per conflict, ``fact_indices`` and normalised values.
     """
     threshold = tolerance.numerical_threshold
-    groups: dict[tuple[str, str], list[_Parsed]] = {}
+    groups: dict[str, list[_Parsed]] = {}
     for i, fact in enumerate(facts):
-        key = (normalize_key(fact.entity), normalize_key(fact.attribute))
-        groups.setdefault(key, []).append(_parse_fact(i, fact))
+        groups.setdefault(_group_key(fact), []).append(_parse_fact(i, fact))
     conflicts: list[dict[str, Any]] = []
     explained: list[dict[str, Any]] = []
     for members in groups.values():
