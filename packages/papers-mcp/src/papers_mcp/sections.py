@@ -239,15 +239,30 @@ def _table_rows_as_references(block: str) -> list[str] | None:
     return None
 
 
+_BIBLIO_CUE = re.compile(
+    r"\b(?:et al\.|pp\.|vol\.|Proc\.|Proceedings|Press|Journal|Conference|Trans\.|arXiv|doi)|\(\d{4}\)"
+)
+
+
 def _is_displaced_prose(block: str) -> bool:
-    """Body text the converter placed among the references (a long paragraph, no citation cues)."""
+    """Body text the converter placed among the references: a paragraph with no citation cues."""
     text = block.strip()
     heading = _heading_text(text)
     if heading is not None:
         return bool(_ACK_TITLE.match(heading))
     return (
-        len(text) >= 200 and not _YEAR.search(text) and not _REF_LEAD.match(text) and text[:1] not in "-*•|"
+        len(text) >= 120
+        and text[:1] not in "-*•|"
+        and not _REF_LEAD.match(text)
+        and not _YEAR.search(text)
+        and not _BIBLIO_CUE.search(text)
     )
+
+
+def _looks_like_entry(block: str) -> bool:
+    """A reference entry or a fragment of one (a list item, a labelled line)."""
+    text = block.lstrip()
+    return _is_reference(text) or bool(_REF_LEAD.match(text)) or text[:1] in "-*•|"
 
 
 def _numbered_start(block: str) -> bool:
@@ -387,6 +402,12 @@ def split_document(document: ConvertedDocument) -> Sections:
         moved = {
             k for k in range(1, last_ref + 1) if k not in floated and _is_displaced_prose(region[k].text)
         }
+        for k in sorted(moved):  # an acknowledgments heading takes its paragraphs along
+            if _heading_text(region[k].text) is None:
+                continue
+            while k + 1 <= last_ref and not _looks_like_entry(region[k + 1].text):
+                k += 1
+                moved.add(k)
         references = [region[k] for k in range(last_ref + 1) if k not in moved | floated]
         displaced = [region[k] for k in sorted(moved)]
         if appendix_start is None:

@@ -1,0 +1,125 @@
+"""The splitter on small hand-written pages shaped like the fixture papers' hard cases.
+
+Fast (no PDF conversion): each test builds the per-page markdown the layout engine produces for
+one structure (quoted in a comment from the fixture's conversion) and checks the part each
+paragraph must land in. The real PDFs are covered by test_papers_fulltext_papers.py.
+"""
+
+from __future__ import annotations
+
+from papers_mcp.sections import ConvertedDocument, Sections, TocEntry, clean_pages, split_document
+
+ABSTRACT = "## **Abstract**\n\nWe study how papers are split into parts."
+INTRO = "## **1 Introduction**\n\nSplitting papers is an old problem with many pitfalls for parsers."
+PROSE = (
+    "This paragraph is ordinary body text that runs long enough to look like prose to the splitter, "
+    "with several clauses, no citation years and no list markers, exactly like a column of a paper."
+)
+
+
+def split(*pages: str, toc: tuple[TocEntry, ...] = ()) -> Sections:
+    return split_document(ConvertedDocument(pages_md=pages, toc=toc, pages=len(pages)))
+
+
+def test_heading_led_references_then_lettered_appendix() -> None:
+    # 1512.03385v1: "## **References**" ... then "## **A. Object Detection Baselines**" with no word Appendix.
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}",
+        "## **References**\n\n- [1] Y. Bengio. Learning long-term dependencies. IEEE TNN, 1994.\n\n"
+        "- [2] C. M. Bishop. Neural networks for pattern recognition. 1995.",
+        "## **A. Object Detection Baselines**\n\nIn this section we introduce our detection method.",
+    )
+    assert "We study how papers" in parts.front
+    assert parts.body.startswith("## **1 Introduction**")
+    assert "[2] C. M. Bishop" in parts.references and "Object Detection" not in parts.references
+    assert parts.appendix.startswith("## **A. Object Detection Baselines**")
+
+
+def test_revtex_appendix_before_a_reference_list_without_heading() -> None:
+    # 0801.0012v2 / 1704.01689v1: "## APPENDIX A: ..." and then "- [1] S. Tomonaga, Prog. Theor. Phys. 1, 27 (1946)."
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n## I. INTRODUCTION\n\n{PROSE}\n\n## Acknowledgments\n\nWe thank a colleague.",
+        "## APPENDIX A: CTP PROPAGATOR\n\nLet us consider free particles.\n\n"
+        "- [1] S. Tomonaga, Prog. Theor. Phys. 1, 27 (1946).\n\n"
+        "- [2] J. Schwinger, V. Weisskopf, Phys. Rev. 73, 1272A (1948).\n\n"
+        "- [3] L. V. Keldysh, Zh. Eksp. Teor. Fiz. 47, 1515 (1964).",
+    )
+    assert "We thank a colleague" in parts.body and "APPENDIX" not in parts.body
+    assert parts.appendix.startswith("## APPENDIX A") and "Tomonaga" not in parts.appendix
+    assert parts.references.startswith("- [1] S. Tomonaga") and "Keldysh" in parts.references
+
+
+def test_column_text_read_into_the_reference_list_goes_back_to_the_body() -> None:
+    # 1111.2011v2 p8: refs 1-11 (left column, bottom), then the right column's discussion and
+    # acknowledgments, then refs 12-20.
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n## **I. INTRODUCTION**\n\n{PROSE}",
+        "## **V. DISCUSSION**\n\nWe have presented a treatment.\n\n"
+        "- 1 D. C. Johnston, Adv. Phys. **59** , 803 (2010).\n\n"
+        "- 2 D. J´erome and H. J. Schulz, Adv. Phys. **31** , 299 (1982).\n\n"
+        "- 3 A. Georges, G. Kotliar, Rev. Mod. Phys. **68** , 13 (1996).\n\n"
+        f"{PROSE.replace('This paragraph', 'That paragraph')}\n\n"
+        "## **ACKNOWLEDGMENTS**\n\nWe would like to thank Predrag Nikolic for helpful discussions and support.\n\n"
+        "- 12 R. Burioni, D. Cassi, and C. Destri, Phys. Rev. Lett. **85** , 1496 (2000).",
+        toc=(TocEntry(1, "Title", 1), TocEntry(2, "I Introduction", 1), TocEntry(2, " References", 2)),
+    )
+    assert "That paragraph is ordinary body text" in parts.body
+    assert "Predrag Nikolic" in parts.body
+    assert "D. C. Johnston" in parts.references and "R. Burioni" in parts.references
+    assert "That paragraph" not in parts.references and parts.appendix == ""
+    # Detached TeX accents are rejoined and the space after bold is dropped.
+    assert "D. Jérome" in parts.references and "**31**, 299" in parts.references
+
+
+def test_table_deferred_after_the_references_stays_in_the_body() -> None:
+    # 1001.0012v2 p11: "TABLE 1", its title, then a markdown table, after "### REFERENCES".
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n## 1. INTRODUCTION\n\n{PROSE}",
+        "### REFERENCES\n\nAgol, E., Cowan, N. B., & Knutson, H. A. 2010, ApJ, 721, 1861\n\n"
+        "Seager, S., & Deming, D. 2009, ApJ, 703, 1884",
+        "TABLE 1\n\nSecondary Eclipses of Exoplanets\n\n|Planet|T [K]|\n|---|---|\n|CoRoT-1b|2424(84)|",
+    )
+    assert "Secondary Eclipses of Exoplanets" in parts.body and "CoRoT-1b" in parts.body
+    assert "Seager, S., & Deming" in parts.references and "TABLE 1" not in parts.references
+    assert parts.appendix == ""
+
+
+def test_bibliography_read_as_a_table_becomes_list_items() -> None:
+    # 1311.2542v3 p48: "|[EW13]|Armin Eftekhari and Michael B Wakin. ...|" rows.
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}",
+        "# References\n\n- [AC09] Nir Ailon and Bernard Chazelle. The Fast JL Transform. SIAM J. Comput., 2009.",
+        "|[EW13]|Armin Eftekhari and Michael B Wakin. New analysis. CoRR, 2013.|\n|---|---|\n"
+        "|[Fig76]|T. Figiel. On the moduli of convexity. Studia Math., 1976.|\n"
+        "|[FR13]|Simon Foucart and Holger Rauhut. Compressive Sensing. Birkhäuser, 2013.|",
+        "# Appendix A. Tools from probability theory\n\nWe collect some useful tools.",
+    )
+    assert "- [Fig76] T. Figiel. On the moduli of convexity." in parts.references
+    assert "[EW13]" not in parts.body and "[EW13]" not in parts.appendix
+    assert parts.appendix.startswith("# Appendix A.")
+
+
+def test_outline_finds_the_body_past_a_printed_table_of_contents() -> None:
+    # 1311.2542v3 p1 prints "Contents ... References 45 ... Appendix A. 50"; the outline says "1. Introduction" is p2.
+    parts = split(
+        "# TITLE\n\nAbstract. Let us begin.\n\nContents\n\n1. Introduction 2\n\nReferences 45\n\nAppendix A. Tools 50",
+        f"# 1. Introduction\n\n{PROSE}",
+        "# References\n\n- [AC09] Nir Ailon and Bernard Chazelle. The Fast JL Transform. SIAM J. Comput., 2009.",
+        toc=(TocEntry(1, "1. Introduction", 2), TocEntry(1, "References", 3)),
+    )
+    assert "Contents" in parts.front and "Appendix A. Tools 50" in parts.front
+    assert parts.body.startswith("# 1. Introduction")
+    assert parts.references.startswith("# References")
+
+
+def test_running_heads_page_numbers_and_the_arxiv_stamp_are_removed() -> None:
+    pages = [
+        "arXiv:1001.0012v2 [astro-ph.EP] 20 Dec 2010\n\n# THE TITLE\n\nThe ﬁrst page.",
+        "2 Cowan & Agol\n\nSecond page text.",
+        "Albedo on Hot Exoplanets 3\n\nThird page text.",
+        "4 Cowan & Agol\n\nFourth page text.",
+        "Albedo on Hot Exoplanets 5\n\nFifth page text.\n\n5",
+    ]
+    cleaned = ["\n".join(blocks) for blocks in clean_pages(pages)]
+    assert cleaned[0] == "# THE TITLE\nThe first page.", "stamp removed, ligature folded"
+    assert cleaned[1:] == ["Second page text.", "Third page text.", "Fourth page text.", "Fifth page text."]
