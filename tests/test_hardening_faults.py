@@ -142,10 +142,10 @@ async def test_connection_refused_is_a_resource_error(replay: Replay, tmp_path: 
 async def test_sigkill_mid_work_never_leaves_a_paper_that_is_served(
     replay: Replay, tmp_path: Path, stage: str
 ) -> None:
-    """SIGKILL the server while it downloads (a stalled PDF) or converts (the 60-page paper), restart it:
+    """SIGKILL the server while it downloads (a stalled PDF) or converts (the 15-page 1706.03762v5), restart it:
     the library serves no half-written paper, and the restarted server reads the paper correctly."""
     home = tmp_path / "home"
-    paper = PAPER if stage == "download" else "1311.2542"
+    paper = PAPER if stage == "download" else "1706.03762"
     env = replay.papers_env(home, TIMEOUT_SECONDS="60")
     if stage == "download":
         replay.stalled.clear()
@@ -160,7 +160,7 @@ async def test_sigkill_mid_work_never_leaves_a_paper_that_is_served(
             if stage == "download":
                 assert await anyio.to_thread.run_sync(replay.stalled.wait, 60)
             else:
-                await anyio.to_thread.run_sync(_wait_for_file, home / "pdf" / "1311.2542v3.pdf")
+                await anyio.to_thread.run_sync(_wait_for_file, home / "pdf" / "1706.03762v5.pdf")
         os.kill(pids[0], signal.SIGKILL)
         tg.cancel_scope.cancel()
     replay.clear_faults()
@@ -171,7 +171,7 @@ async def test_sigkill_mid_work_never_leaves_a_paper_that_is_served(
     text = text_of(result)
     assert not result.is_error, text[:300]
     if stage == "conversion":
-        assert "sparse" in text.lower(), "1311.2542v3 is about sparse dimensionality reduction (title, p1)"
+        assert "Transformer" in text, "1706.03762v5 proposes the Transformer (abstract, p1)"
     record_figure("fault", {"server": "papers_mcp", "fault": f"sigkill:{stage}", "survived": True})
 
 
