@@ -52,12 +52,31 @@ const logs = [];
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
 
 const out = { transport: spec.transport, server: spec.server, calls: [], missing: [] };
+
+// Record the protocol version the server answered in its initialize result: the SDK uses it
+// but does not expose it for stdio.
+function recordingProtocolVersion(transport) {
+  let handler;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    get: () => handler,
+    set: (fn) => {
+      handler = (message, extra) => {
+        if (message?.result?.protocolVersion && out.protocolVersion === undefined) {
+          out.protocolVersion = message.result.protocolVersion;
+        }
+        return fn?.(message, extra);
+      };
+    },
+  });
+  return transport;
+}
+
 try {
-  await client.connect(makeTransport(), { timeout });
+  await client.connect(recordingProtocolVersion(makeTransport()), { timeout });
   out.serverInfo = client.getServerVersion();
   out.capabilities = client.getServerCapabilities();
   out.instructions = client.getInstructions() ?? null;
-  out.protocolVersion = client.transport?.protocolVersion ?? null;
   if (out.capabilities?.logging) await client.setLoggingLevel("info");
 
   const listed = await client.listTools(undefined, { timeout });
