@@ -209,8 +209,28 @@ def test_zero_values_are_facts(nlp: Language) -> None:
 
 
 def test_a_year_alone_is_never_a_value(nlp: Language) -> None:
+    facts = facts_of(nlp, "In 2023, revenue was $5 billion; the firm had 1,200 staff in 2022.")
+    assert [f["value"] for f in facts] == ["$5 billion", "1,200"], "2023 and 2022 are periods, not values"
+    assert [f["period"]["key"] for f in facts] == ["2023", "2022"]
+
+
+def test_dates_of_events_are_date_facts(nlp: Language) -> None:
     facts = facts_of(nlp, "The company was founded in 1998 and went public in 2004.")
-    assert facts == [], "both numbers are dates"
+    assert [(f["entity"], f["attribute"], f["value"], f["value_type"]) for f in facts] == [
+        ("company", "founded", "1998", "date"),
+        ("company", "went public", "2004", "date"),
+    ]
+    assert all(f["numeric_value"] is None for f in facts), "a date is not a number"
+    deal = facts_of(nlp, "Microsoft acquired LinkedIn in 2016 for $26.2 billion.")
+    assert [(f["entity"], f["attribute"], f["value"]) for f in deal] == [
+        ("LinkedIn", "acquired", "2016"),
+        ("LinkedIn", "acquisition price", "$26.2 billion"),
+    ]
+    assert (
+        only(facts_of(nlp, "Apple launched the iPhone in June 2007."), "June 2007")["period"]["key"]
+        == "2007-06"
+    )
+    assert facts_of(nlp, "The firm will launch its new model in 2026.") == [], "a plan is not a dated fact"
 
 
 def test_text_without_quantities_gives_no_facts_and_zero_quality(nlp: Language) -> None:

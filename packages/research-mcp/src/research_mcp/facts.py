@@ -54,7 +54,7 @@ _TIME_NOUNS = {"year", "years", "month", "months", "day", "days", "week", "weeks
 _NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
 _CHANGE_NOUNS = {"increase", "growth", "rise", "decline", "drop", "gain", "jump", "change", "decrease", "fall", "cagr"}  # fmt: skip
 # Verbs whose direct object, not their subject, is what a value is about ("Analysts estimate the market at $40bn").
-_OBJECT_VERBS = {"estimate", "value", "put", "peg", "place", "size", "forecast", "project", "predict", "expect"}  # fmt: skip
+_OBJECT_VERBS = {"estimate", "value", "put", "peg", "place", "size", "forecast", "project", "predict", "expect", "acquire", "buy", "purchase"}  # fmt: skip
 # What a money amount measures, from its verb ("raised $150m" is funding).
 _VERB_ATTRIBUTES = {"raise": "funding", "invest": "investment", "spend": "spending", "earn": "earnings", "lose": "loss", "cost": "cost", "pay": "payment", "borrow": "debt", "acquire": "acquisition price", "buy": "acquisition price"}  # fmt: skip
 _METRIC_AFTER_RE = re.compile(
@@ -545,7 +545,7 @@ def extract_from_doc(
     facts: list[dict[str, Any]] = []
     scores: list[float] = []
     last_entity: str | None = None
-    sents = list(doc.sents) if values else []
+    sents = list(doc.sents) if values or periods else []
     sent_starts = [x.start_char for x in sents]
     chunks = _NounChunks(doc)
     for v in values:
@@ -574,6 +574,12 @@ def extract_from_doc(
         scores.append(score)
         if fact["confidence_features"]["entity_anchor"] != "coreference":
             last_entity = fact["entity"]
+    dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
+    for fact in dated:
+        fact["source"] = dict(source)
+        scores.append(1.0)  # anchored, typed, dated, certain (projections are not kept)
+    if dated:
+        facts = sorted(facts + dated, key=lambda f: f["value_span"][0])
     quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
     elapsed = (time.perf_counter() - started) * 1000.0
     return {
@@ -581,6 +587,102 @@ def extract_from_doc(
         "extraction_quality": quality,
         "metadata": {"total_facts": len(facts), "processing_time_ms": round(elapsed)},
     }
+
+
+# Event verbs whose date is a fact: lemma -> attribute.
+_EVENT_ATTRIBUTES = {
+    "found": "founded",
+    "establish": "founded",
+    "incorporate": "founded",
+    "launch": "launched",
+    "release": "released",
+    "introduce": "launched",
+    "unveil": "launched",
+    "debut": "launched",
+    "acquire": "acquired",
+    "buy": "acquired",
+    "purchase": "acquired",
+    "list": "went public",
+    "ipo": "went public",
+    "open": "opened",
+    "bear": "born",
+    "die": "died",
+    "publish": "published",
+    "complete": "completed",
+    "merge": "merged",
+}
+_DATE_TYPES = {"year", "month", "day", "quarter", "half"}
+
+
+def _date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[str, Any]]:
+    """Dates of events ("Acme was founded in 1998", "Apple launched the iPhone in June 2007"), value_type date.
+
+    Only dates attached by the parse to a known event verb become facts; a year elsewhere is the
+    period of another fact, never a value.
+    """
+    out: list[dict[str, Any]] = []
+    for p in periods:
+        if p.type not in _DATE_TYPES or p.year is None or p.span[0] in taken or p.target:
+            continue
+        span = doc.char_span(p.span[0], p.span[1], alignment_mode="expand")
+        if span is None or len(span) == 0:
+            continue
+        prep = span.root.head
+        if prep.pos_ != "ADP" or prep.lower_ not in ("in", "on", "during") or span.root.dep_ != "pobj":
+            continue
+        verb = prep.head
+        lemma = verb.lemma_.lower()
+        attribute = _EVENT_ATTRIBUTES.get(lemma)
+        if lemma == "go" and any(c.lower_ == "public" for c in verb.children):
+            attribute = "went public"
+        if attribute is None or verb.pos_ not in ("VERB", "AUX"):
+            continue
+        if any(c.dep_ == "aux" and c.lemma_.lower() in _PROJECTION_LEMMAS for c in verb.children):
+            continue  # "will launch in 2026": a plan, not a dated fact
+        value_tokens = {t.i for t in span}
+        passive = any(c.dep_ == "nsubjpass" for c in verb.children)
+        obj = None if passive else next((c for c in verb.children if c.dep_ == "dobj"), None)
+        owner = obj if obj is not None and obj.pos_ in ("NOUN", "PROPN") else _subject_of(verb)
+        if (
+            owner is None
+            or owner.pos_ == "PRON"
+            or owner.lower_ in _PRONOUNS
+            or owner.ent_type_ in _NOT_ENTITY_ENTS
+        ):
+            continue
+        sent = span.root.sent
+        out.append(
+            {
+                "entity": _noun_phrase(owner, value_tokens),
+                "attribute": attribute,
+                "value": p.text,
+                "value_type": "date",
+                "confidence": "High",
+                "source": None,
+                "numeric_value": None,
+                "value_kind": "date",
+                "currency": None,
+                "unit": None,
+                "scale": None,
+                "range": None,
+                "direction": None,
+                "period": p.to_dict(),
+                "is_projection": False,
+                "comparison": None,
+                "qualifier": None,
+                "value_span": [p.span[0], p.span[1]],
+                "sentence_span": [sent.start_char, sent.end_char],
+                "sentence": sent.text.strip(),
+                "confidence_features": {
+                    "entity_anchor": "object" if owner is obj else "subject",
+                    "typed_value": True,
+                    "has_period": True,
+                    "projection": False,
+                    "hedged": False,
+                },
+            }
+        )
+    return out
 
 
 def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str:
