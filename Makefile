@@ -28,7 +28,7 @@ figures: setup
 	@mkdir -p .bench && rm -f .bench/figures.jsonl
 	-HARDENING_FIGURES=.bench/figures.jsonl FUZZ_EXAMPLES_PER_TOOL=400 LOAD_ROUNDS=30 $(RUN) pytest -q \
 		tests/test_hardening_fuzz.py tests/test_hardening_jsonrpc.py tests/test_hardening_load.py \
-		tests/test_hardening_faults.py tests/test_papers_faults.py --junitxml=.bench/hardening.xml
+		tests/test_hardening_faults.py tests/test_hardening_urls.py tests/test_papers_faults.py --junitxml=.bench/hardening.xml
 	$(RUN) python tests/support/figures.py .bench/figures.jsonl .bench/hardening.xml
 
 .PHONY: install-check clients inspect

@@ -48,6 +48,18 @@ def _print_report(jsonl: Path, junit: Path) -> None:
             + (f"; RSS MiB before/after/after-again {rec['rss_mb']}" if "rss_mb" in rec else "")
             + "\n"
         )
+    faults = [r for r in records if r["kind"] == "fault"]
+    if faults:
+        out(
+            f"\n== injected network faults ==\n{len(faults)} injected and survived: "
+            + ", ".join(sorted(f"{r['server']}:{r['fault']}" for r in faults))
+            + "\n"
+        )
+    for rec in (r for r in records if r["kind"] == "urls"):
+        out(
+            f"\n== hostile URLs ==\n{rec['tried']} tried, {rec['refused']} refused, "
+            f"{rec['listener_hits']} requests reached the loopback listener\n"
+        )
     if junit.exists():
         root = ElementTree.parse(junit).getroot()
         groups: dict[str, list[str]] = {}
