@@ -143,3 +143,23 @@ async def test_installed_script_serves_mcp_over_stdio(
     async with Client(params) as client:
         assert client.server_info is not None and client.server_info.name == server
         await client.list_tools()
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_uvx_from_the_package_directory_runs_the_server(server: str, tmp_path: Path) -> None:
+    """The no-install path of the README: ``uvx --from ./packages/<server> <server>``."""
+    env = {**os.environ, "UV_TOOL_DIR": str(tmp_path / "tools"), "UV_TOOL_BIN_DIR": str(tmp_path / "bin")}
+    env.pop("VIRTUAL_ENV", None)
+    done = uv(
+        "tool",
+        "run",
+        "--python",
+        sys.executable,
+        "--from",
+        f"./packages/{server}",
+        server,
+        "--version",
+        env=env,
+    )
+    assert done.returncode == 0, f"uvx --from ./packages/{server} failed:\n{done.stderr[-3000:]}"
+    assert done.stdout.strip().startswith(f"{server} "), done.stdout
