@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from research_mcp.entities import ENTITY_TYPES, extract_entities, normalise_entity_types
+from research_mcp.entities import ENTITY_TYPES, extract_entities, normalise_entity_types, prepare_text
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -167,3 +167,43 @@ def test_entity_types_are_validated() -> None:
         normalise_entity_types(["companies"])
     with pytest.raises(ValueError, match="empty"):
         normalise_entity_types([])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Twitter was taken over by Elon Musk.", ("Elon Musk", "acquires", "Twitter")),
+        ("Amazon's acquisition of MGM closed in 2022.", ("Amazon", "acquires", "MGM")),
+        ("Amazon bought a 10% stake in Rivian.", ("Amazon", "invests_in", "Rivian")),
+        ("In 2019, Microsoft invested $1 billion in OpenAI.", ("Microsoft", "invests_in", "OpenAI")),
+        ("Alphabet, Google's parent company, invested in SpaceX.", ("Alphabet", "invests_in", "SpaceX")),
+        (
+            "DeepMind, founded by Demis Hassabis, builds AI systems.",
+            ("DeepMind", "founded_by", "Demis Hassabis"),
+        ),
+    ],
+)
+def test_phrasal_nominal_stake_and_appositive_patterns(
+    nlp: Language, text: str, expected: tuple[str, str, str]
+) -> None:
+    assert expected in edges(run(nlp, text)), f"{text!r} states {expected}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Regulators blocked Nvidia's acquisition of Arm.",
+        "The proposed acquisition of Arm by Nvidia was abandoned.",
+        "Amazon did not buy a stake in Rivian.",
+    ],
+)
+def test_blocked_or_proposed_deals_give_no_edge(nlp: Language, text: str) -> None:
+    assert run(nlp, text)["edges"] == [], f"{text!r} does not say the deal happened"
+
+
+def test_co_founded_is_read_and_evidence_keeps_the_original_text(nlp: Language) -> None:
+    text = "Google was co-founded by Larry Page and Sergey Brin."
+    result = extract_entities(nlp(prepare_text(text)), None, True, source_text=text)
+    assert {("Google", "founded_by", "Larry Page"), ("Google", "founded_by", "Sergey Brin")} <= edges(result)
+    assert result["edges"][0]["evidence"] == text
+    assert len(prepare_text(text)) == len(text)

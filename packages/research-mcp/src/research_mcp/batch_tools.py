@@ -34,7 +34,7 @@ from mcp_shared import (
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 
 from .conflicts import FactInput, Tolerance
-from .entities import extract_entities
+from .entities import extract_entities, prepare_text
 from .models import BatchResult, CitationIn, SourceMetadata
 from .runtime import ProgressFn, Runtime, as_result
 
@@ -301,8 +301,8 @@ def register_batch_tools(
             ctx,
             "entityCache",
             wrapped,
-            lambda w: rt.entity_key(w.text, w.types, w.extract_relations),
-            lambda w, doc: extract_entities(doc, w.types, w.extract_relations),
+            lambda w: rt.entity_key(w.source, w.types, w.extract_relations),
+            lambda w, doc: extract_entities(doc, w.types, w.extract_relations, source_text=w.source),
         )
         return as_result(result)
 
@@ -366,9 +366,10 @@ def register_batch_tools(
 class _EntityWork:
     """An entity item with its entity types already checked."""
 
-    __slots__ = ("extract_relations", "text", "types")
+    __slots__ = ("extract_relations", "source", "text", "types")
 
-    def __init__(self, text: str, types: tuple[str, ...], extract_relations: bool) -> None:
-        self.text = text
+    def __init__(self, source: str, types: tuple[str, ...], extract_relations: bool) -> None:
+        self.source = source
+        self.text = prepare_text(source)  # what the parser sees (same length)
         self.types = types
         self.extract_relations = extract_relations

@@ -29,7 +29,19 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
-__all__ = ["ENTITY_TYPES", "extract_entities", "normalise_entity_types"]
+__all__ = ["ENTITY_TYPES", "extract_entities", "normalise_entity_types", "prepare_text"]
+
+_CO_FOUND = re.compile(r"\b([Cc])o-(found(?:ed|ing|s)?|founders?)\b")
+
+
+def prepare_text(text: str) -> str:
+    """The text the parser should see: same length, same offsets, but "co-founded" as one word.
+
+    The small model splits "co-founded" into three tokens and loses the verb; "cofounded " parses
+    as the verb. Evidence is always cut from the caller's own text, not from this one.
+    """
+    return _CO_FOUND.sub(lambda m: f"{m.group(1)}o{m.group(2)} ", text)
+
 
 ENTITY_TYPES = ("company", "person", "technology", "location", "organization", "product", "event")
 
@@ -397,6 +409,7 @@ VERB_RELATIONS: dict[str, tuple[str, frozenset[str]]] = {
     "acquire": ("acquires", frozenset({"dobj"})),
     "buy": ("acquires", frozenset({"dobj"})),
     "purchase": ("acquires", frozenset({"dobj"})),
+    "take_over": ("acquires", frozenset({"dobj"})),
     "absorb": ("acquires", frozenset({"dobj"})),
     "invest": ("invests_in", frozenset({"in", "into"})),
     "fund": ("invests_in", frozenset({"dobj"})),
@@ -432,6 +445,67 @@ VERB_RELATIONS: dict[str, tuple[str, frozenset[str]]] = {
     "deploy": ("uses", frozenset({"dobj"})),
 }
 SYMMETRIC = {"partners_with", "competes_with", "merges_with"}
+STAKE_NOUNS = {"stake", "share", "interest", "holding", "position"}
+# noun -> (relation, preposition introducing the target)
+NOMINAL_RELATIONS = {
+    "acquisition": ("acquires", "of"),
+    "purchase": ("acquires", "of"),
+    "takeover": ("acquires", "of"),
+    "buyout": ("acquires", "of"),
+    "investment": ("invests_in", "in"),
+    "partnership": ("partners_with", "with"),
+    "merger": ("merges_with", "with"),
+}
+# "the proposed acquisition of ...", or a head verb that says it did not happen
+NOMINAL_DOUBT = {
+    "proposed",
+    "planned",
+    "potential",
+    "possible",
+    "rumored",
+    "rumoured",
+    "failed",
+    "abandoned",
+    "blocked",
+    "attempted",
+    "pending",
+    "hostile",
+    "expected",
+    "mooted",
+    "aborted",
+    "canceled",
+    "cancelled",
+    "prospective",
+}
+NOMINAL_DOUBT_HEADS = {
+    "block",
+    "reject",
+    "cancel",
+    "abandon",
+    "collapse",
+    "fail",
+    "scrap",
+    "terminate",
+    "halt",
+    "oppose",
+    "review",
+    "investigate",
+    "consider",
+    "propose",
+    "plan",
+    "explore",
+    "discuss",
+    "announce",
+    "seek",
+    "prohibit",
+    "challenge",
+    "delay",
+    "rumor",
+    "deny",
+    "weigh",
+    "pursue",
+    "probe",
+}
 # founded_by is stated from the company's side: "X founded Y" is Y founded_by X
 REVERSED = {"founded_by"}
 HEDGING_AUX = {"may", "might", "could", "would", "should", "can", "must"}
@@ -480,6 +554,7 @@ BASE_CONFIDENCE = {
     "reciprocal_subjects": 0.7,
     "agreed_to": 0.55,
     "nominal": 0.6,
+    "stake_in": 0.8,
 }
 
 
@@ -597,8 +672,8 @@ def _ner_mentions(doc: Doc) -> tuple[list[_Mention], list[_Mention]]:
             etype, strong = "product", True
         if ent.label_ in {"GPE", "LOC"} and key in KNOWN_PLACES:
             strong = True
-        if ent.label_ == "PRODUCT" and _TECH_RE.fullmatch(text):
-            etype, strong = "technology", True
+        if _TECH_RE.fullmatch(text):
+            etype, strong = "technology", True  # "AI", "CRISPR": the lexicon beats an ORG guess
         mention = _Mention(
             span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
         )
@@ -641,7 +716,9 @@ def _tech_mentions(doc: Doc, taken: set[int]) -> list[_Mention]:
 def _propn_span(tok: Token) -> tuple[int, int] | None:
     """The proper-noun phrase headed by ``tok`` (its compound/flat PROPN modifiers), or None."""
     capitalised_name = (
-        tok.text[:1].isupper() and not tok.is_sent_start and not tok.is_stop and tok.is_alpha is not False
+        not tok.is_sent_start
+        and not tok.is_stop
+        and re.fullmatch(r"[A-Z][A-Za-z0-9&-]*\.?", tok.text) is not None
     )
     if tok.pos_ != "PROPN" and not (capitalised_name and tok.pos_ in {"NOUN", "ADJ", "ADV", "X"}):
         return None
@@ -680,6 +757,9 @@ class _Index:
             for i in range(revived.start, revived.end):
                 self.by_token[i] = revived
             return revived, False
+        if tok.pos_ == "NOUN" and tok.dep_ == "appos" and tok.head.pos_ == "PROPN":
+            # "Alphabet, Google's parent company, invested ...": the company is Alphabet
+            return self.mention_for(tok.head)
         bounds = _propn_span(tok)
         if bounds is None:
             return None
@@ -819,7 +899,7 @@ def _verb_context(verb: Token) -> tuple[Token, float, str | None] | None:
             modality = "agreed"
             adjust -= 0.3
             continue
-        if cur.dep_ == "relcl":
+        if cur.dep_ in {"relcl", "acl"}:
             return cur, adjust - 0.05, modality
         return None
 
@@ -832,7 +912,8 @@ def _subjects(holder: Token, verb: Token, deps: set[str]) -> list[tuple[Token, b
                 subs.extend(_expand_conj(holder.head))
             elif not any(d.lower_ in NEGATIVE_DETS for d in c.children if d.dep_ == "det"):
                 subs.extend(_expand_conj(c))
-    if not subs and holder.dep_ == "relcl":
+    if not subs and holder.dep_ in {"relcl", "acl"}:
+        # "OpenAI, which was founded by ...", "DeepMind, founded by ...": the modified noun
         subs.extend(_expand_conj(holder.head))
     return subs
 
@@ -858,6 +939,10 @@ def _dobjs(verb: Token) -> list[tuple[Token, bool]]:
 
 def _lemma(verb: Token) -> str:
     lemma = verb.lemma_.lower()
+    if verb.lower_.startswith("cofound"):
+        return "cofound"
+    if lemma == "take" and any(c.dep_ == "prt" and c.lower_ == "over" for c in verb.children):
+        return "take_over"
     if lemma == "found" and verb.lower_.startswith("co"):
         return "cofound"
     if verb.i >= 2 and verb.doc[verb.i - 1].text == "-" and verb.doc[verb.i - 2].lower_ == "co":
@@ -870,6 +955,9 @@ def _relations(index: _Index, sent: Span) -> list[_Edge]:
     if sent.text.rstrip().endswith("?"):
         return edges
     for verb in sent:
+        if verb.pos_ == "NOUN" and verb.lemma_.lower() in NOMINAL_RELATIONS:
+            edges.extend(_nominal(index, verb, sent))
+            continue
         if verb.pos_ not in {"VERB", "NOUN", "AUX"}:
             continue
         spec = VERB_RELATIONS.get(_lemma(verb))
@@ -881,8 +969,10 @@ def _relations(index: _Index, sent: Span) -> list[_Edge]:
         if context is None:
             continue
         holder, adjust, modality = context
-        passive = any(c.dep_ in {"nsubjpass", "auxpass"} for c in verb.children) or (
-            holder is not verb and any(c.dep_ == "nsubjpass" for c in holder.children)
+        passive = (
+            any(c.dep_ in {"nsubjpass", "auxpass"} for c in verb.children)
+            or (holder is not verb and any(c.dep_ == "nsubjpass" for c in holder.children))
+            or (verb.dep_ == "acl" and verb.tag_ == "VBN" and any(c.dep_ == "agent" for c in verb.children))
         )
         if verb.lemma_.lower() == "sell":
             edges.extend(_sold_to(index, verb, holder, sent, adjust))
@@ -913,7 +1003,16 @@ def _relations(index: _Index, sent: Span) -> list[_Edge]:
             preps = attach - {"dobj"}
             if preps:
                 objects += _prep_objects(verb, preps)
+                # "invested $1 billion in OpenAI": the preposition hangs on the amount
+                for dobj in (c for c in verb.children if c.dep_ == "dobj"):
+                    objects += _prep_objects(dobj, preps)
                 pattern = "active_prep" if not objects or "dobj" not in attach else pattern
+            if relation == "acquires":
+                stakes = [c for c in verb.children if c.dep_ == "dobj" and c.lemma_.lower() in STAKE_NOUNS]
+                if stakes:
+                    # "bought a 10% stake in Rivian" is an investment, not an acquisition
+                    relation, pattern = "invests_in", "stake_in"
+                    objects = [o for st in stakes for o in _prep_objects(st, ["in"])]
             if not objects and relation in SYMMETRIC and len(subjects) >= 2:
                 first, rest = subjects[0], subjects[1:]
                 for other, _ in rest:
@@ -926,6 +1025,37 @@ def _relations(index: _Index, sent: Span) -> list[_Edge]:
             if edge is not None:
                 edges.append(edge)
     return edges
+
+
+def _nominal(index: _Index, noun: Token, sent: Span) -> list[_Edge]:
+    """ "Amazon's acquisition of MGM", "the acquisition of Slack by Salesforce": stated as done, or no edge."""
+    relation, prep = NOMINAL_RELATIONS[noun.lemma_.lower()]
+    if any(c.dep_ in {"amod", "compound"} and c.lower_ in NOMINAL_DOUBT for c in noun.children):
+        return []
+    head = noun.head
+    if noun.dep_ in {"nsubj", "nsubjpass", "dobj", "pobj"}:
+        verb = head if noun.dep_ != "pobj" else head.head
+        if verb.lemma_.lower() in NOMINAL_DOUBT_HEADS or _is_negated(verb) or _hedged(verb):
+            return []
+        if _verb_context(verb) is None and verb.pos_ in {"VERB", "AUX"}:
+            return []
+    agents = [c for c in noun.children if c.dep_ == "poss"]
+    agents += [
+        p
+        for c in noun.children
+        if c.dep_ == "prep" and c.lower_ == "by"
+        for p in c.children
+        if p.dep_ == "pobj"
+    ]
+    targets = _prep_objects(noun, [prep])
+    out: list[_Edge] = []
+    for agent in agents:
+        for a, ac in _expand_conj(agent):
+            for t, tc in targets:
+                edge = _edge(index, a, t, relation, "nominal", sent, -0.05 * (ac + tc), None)
+                if edge is not None:
+                    out.append(edge)
+    return out
 
 
 def _sold_to(index: _Index, verb: Token, holder: Token, sent: Span, adjust: float) -> list[_Edge]:
@@ -1015,9 +1145,16 @@ def _canonical(mentions: list[_Mention], etype: str) -> str:
 
 
 def extract_entities(
-    doc: Doc, entity_types: Sequence[str] | None = None, extract_relations: bool = True
+    doc: Doc,
+    entity_types: Sequence[str] | None = None,
+    extract_relations: bool = True,
+    source_text: str | None = None,
 ) -> dict[str, Any]:
-    """Entities of the requested types, with merged aliases, and (optionally) relation edges between them."""
+    """Entities of the requested types, with merged aliases, and (optionally) relation edges between them.
+
+    ``doc`` is the parse of ``prepare_text(source_text)``; evidence is cut from ``source_text``.
+    """
+    original = source_text if source_text is not None and len(source_text) == len(doc.text) else doc.text
     started = time.perf_counter()
     wanted = normalise_entity_types(entity_types)
     mentions, doubtful = _ner_mentions(doc)
@@ -1080,14 +1217,18 @@ def extract_entities(
             existing["confidence"] = max(existing["confidence"], e.confidence)
             existing["occurrences"] += 1
             continue
+        raw = original[e.sentence.start_char : e.sentence.end_char]
+        start = e.sentence.start_char + (len(raw) - len(raw.lstrip()))
+        evidence = raw.strip()
+        end = start + len(evidence)
         item = {
             "source": s_name,
             "target": t_name,
             "relation": e.relation,
             "confidence": e.confidence,
-            "evidence": e.sentence.text.strip(),
-            "evidence_start": e.sentence.start_char,
-            "evidence_end": e.sentence.start_char + len(e.sentence.text.rstrip()),
+            "evidence": evidence,
+            "evidence_start": start,
+            "evidence_end": end,
             "pattern": e.pattern,
             "modality": e.modality,
             "occurrences": 1,

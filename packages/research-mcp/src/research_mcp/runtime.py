@@ -21,7 +21,7 @@ from mcp_shared import ErrorCode, Lookup, ToolFailure, cache_key
 from .caches import Caches
 from .citations import validate_citations
 from .conflicts import FactInput, Tolerance, detect_conflicts
-from .entities import extract_entities, normalise_entity_types
+from .entities import extract_entities, normalise_entity_types, prepare_text
 from .facts import extract_from_doc
 from .models import CitationIn
 from .nlp import load_nlp
@@ -165,8 +165,8 @@ class Runtime:
         types = self.entity_types(entity_types)
 
         async def compute() -> dict[str, Any]:
-            docs = await self.parse([text])
-            return extract_entities(docs[0], types, extract_relations)
+            docs = await self.parse([prepare_text(text)])
+            return extract_entities(docs[0], types, extract_relations, source_text=text)
 
         return await self._cached(
             "entityCache", self.entity_key(text, types, extract_relations), compute, use_cache
