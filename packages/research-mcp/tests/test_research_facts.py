@@ -429,3 +429,14 @@ def test_counts_and_percentages_in_words(nlp: Language) -> None:
         ("two million", 2e6, "count"),
         ("five percent", 5.0, "growth"),
     ]
+
+
+def test_months_and_retailers_are_not_modal_verbs(nlp: Language) -> None:
+    for sentence in ("In May 2024, revenue was $5 billion.", "Target Corp revenue was $107 billion in 2023."):
+        (fact,) = facts_of(nlp, sentence)
+        assert fact["is_projection"] is False and fact["confidence"] == "High", sentence
+
+
+def test_a_past_target_year_is_history_not_a_projection(nlp: Language) -> None:
+    (fact,) = facts_of(nlp, "Sales had reached $5bn by 2020.")
+    assert fact["is_projection"] is False, "'by 2020' is in the past"

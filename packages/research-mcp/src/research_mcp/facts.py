@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from .values import Period, Value, find_periods, find_values
@@ -29,10 +30,11 @@ __all__ = ["extract_from_doc", "source_attribution"]
 # ----------------------------------------------------------------------------- vocabulary
 
 _PROJECTION_LEMMAS = {"expect", "project", "forecast", "predict", "anticipate", "estimate", "target", "aim", "plan", "could", "would", "may", "might", "will", "shall", "should", "likely", "poise"}  # fmt: skip
+# Case-sensitive on purpose: "May 2024" is a month, "Target" a retailer.
 _PROJECTION_WORDS_RE = re.compile(
-    r"(?i)\b(?:could|would|may|might|will|expected|expects|projected|projects|projection|forecasts?|forecasted|"
+    r"\b(?:could|would|may|might|will|Will|expected|expects|projected|projects|projection|forecasts?|forecasted|"
     r"predicted|predicts|anticipated|estimated\s+to|likely\s+to|set\s+to|poised\s+to|on\s+track\s+to|"
-    r"is\s+to|are\s+to|targets?|aims?\s+to|plans?\s+to|outlook|guidance|by\s+(?:the\s+end\s+of\s+)?(?:19|20)\d{2})\b"
+    r"aims?\s+to|plans?\s+to|outlook|guidance)\b"
 )
 _HEDGE_WORDS_RE = re.compile(
     r"(?i)(?:\b(?:approximately|approx\.?|about|around|roughly|nearly|almost|some|estimated|an\s+estimated|"
@@ -476,8 +478,8 @@ def _direction(span: Span, text: str, seg_start: int) -> str | None:
 
 def _is_projection(span: Span, sent_text_before: str, period: Period | None) -> bool:
     """A forecast or estimate: future/modal auxiliaries, forecasting verbs, or a target year ("by 2030")."""
-    if period is not None and period.target:
-        return True
+    if period is not None and period.target and (period.year or 0) >= date.today().year:
+        return True  # "by 2030"; "by 2020" is history
     t = span.root
     for _ in range(6):
         if t.pos_ in ("VERB", "AUX"):
@@ -749,7 +751,7 @@ def _fact(
         hi = ahead.start() if ahead else w.seg_end
         period = _choose_period(periods, w.seg_start, hi, v) or _choose_period(periods, w.line_start, hi, v)
     before = text[w.sent.start_char : v.start]
-    projection = _is_projection(w.span, before, period)
+    projection = _is_projection(w.span, text[w.seg_start : v.start], period)
     hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
     direction = _direction(w.span, text, w.seg_start)
     value_kind = kind
