@@ -66,6 +66,10 @@ def test_grades_follow_the_registered_domain(url: str, grade: str, category: str
         "https://arxiv-org.com/abs/1706.03762",
         "https://www.reuters.com-news.info/",
         "https://xn--ntur-loa.com/",  # punycode
+        "https://stanford-edu.com/",  # an academic marker outside the suffix
+        "https://harvard.edu-research.org/",
+        "https://nasa-gov.org/",
+        "https://arxiv.com/abs/1706.03762",  # a trusted name under another suffix
     ],
 )
 def test_look_alike_domains_are_e(url: str) -> None:
@@ -112,3 +116,13 @@ def test_suffix_list_is_bundled_and_never_fetched(monkeypatch: pytest.MonkeyPatc
         assert rate_source("https://foo.gouv.fr/")["quality_rating"] == "A"
     finally:
         sources._extractor.cache_clear()
+
+
+def test_real_institutional_names_are_never_look_alikes() -> None:
+    for url in (
+        "https://sciences.edu/",
+        "https://www.gov.uk/",
+        "https://cs.ox.ac.uk/",
+        "https://nature.ac.uk/",
+    ):
+        assert rate_source(url)["quality_rating"] == "A", f"{url} is under an academic or government suffix"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -466,9 +467,26 @@ def _known_by_label() -> dict[str, str]:
     return out
 
 
-def _lookalike(host: str, registered: str, subdomain: str, domain_label: str) -> str | None:
+_TRUSTED_TOKEN = re.compile(r"(?:^|[.-])(edu|gov|gouv|ac-uk|gov-uk)(?:[.-]|$)")
+
+
+def _institutional_suffix(suffix: str) -> bool:
+    labels = suffix.split(".")
+    return (
+        suffix in {"edu", "gov", "mil", "int"}
+        or suffix in GOV_SUFFIXES
+        or (len(labels) >= 2 and labels[0] in ACADEMIC_FIRST_LABELS | GOV_FIRST_LABELS)
+    )
+
+
+def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, suffix: str) -> str | None:
     """Why this host imitates a domain it is not, or None."""
     sub_labels = subdomain.split(".") if subdomain else []
+    if _institutional_suffix(suffix):
+        # a real .edu/.gov/.ac.uk name: only a punycode label can still be a disguise
+        if domain_label.startswith("xn--") or any(label.startswith("xn--") for label in sub_labels):
+            return f"{host} uses a punycode (internationalised) name that can imitate another domain"
+        return None
     for i in range(len(sub_labels)):
         tail = ".".join(sub_labels[i:])
         # stanford.edu.evil.io: the subdomain itself looks like an academic/government or known domain
@@ -491,6 +509,14 @@ def _lookalike(host: str, registered: str, subdomain: str, domain_label: str) ->
         dashed = known.replace(".", "-")
         if dashed in domain_label and registered != known:
             return f"{registered} embeds {known!r} in its name but is not {known}"
+    same = _known_by_label().get(domain_label)
+    if same is not None and registered != same:
+        return f"{registered} borrows the name of the well-known {same} under another suffix"
+    before_suffix = host[: -len(suffix) - 1] if host.endswith("." + suffix) else host
+    token = _TRUSTED_TOKEN.search(before_suffix)
+    if token is not None:
+        # stanford-edu.com, harvard.edu-research.org: an academic/government marker outside the suffix
+        return f"{host} puts {token.group(1)!r} in its name, but its real suffix is .{suffix}"
     return None
 
 
@@ -511,7 +537,7 @@ def _classify(parsed: ParsedUrl) -> tuple[_Verdict, str]:
             "unknown", f"{host} is a public suffix, not a site", ("bare_suffix",), 0.8
         ), registered
     suffix_labels = suffix.split(".")
-    why_fake = _lookalike(host, registered, ext.subdomain, ext.domain)
+    why_fake = _lookalike(host, registered, ext.subdomain, ext.domain, suffix)
     if why_fake is not None and registered not in KNOWN and host not in KNOWN:
         return _Verdict("lookalike", why_fake, ("lookalike_domain",), 0.85), registered
 
