@@ -15,7 +15,8 @@ Decisions (documented in the package README, "Full-text extraction"):
 - references: the reference list. Column text that the converter interleaved with the list
   (REVTeX balances the bibliography under both columns) goes back to the body.
 - appendix: appendix sections before the references plus every section after them (lettered
-  ``A.`` sections, "Appendix for ...", unheaded figure pages such as "Attention Visualizations").
+  ``A.`` sections, "Appendix for ...", figure pages without an "Appendix" label such as
+  "Attention Visualizations").
 - tables and figures that a journal style defers to the end of the manuscript (emulateapj's
   TABLE 1 after the references), or that float onto a page of the reference list, are body
   material displaced by typesetting: they are appended to the body, so level "all" keeps them
