@@ -163,8 +163,9 @@ def test_relations_can_be_switched_off(nlp: Language) -> None:
 def test_entity_types_are_validated() -> None:
     assert normalise_entity_types(None) == ENTITY_TYPES
     assert normalise_entity_types(["Company", "person", "company"]) == ("company", "person")
+    assert normalise_entity_types(["companies", "people", "organisation"]) == ("company", "person", "organization")
     with pytest.raises(ValueError, match="unknown entity type"):
-        normalise_entity_types(["companies"])
+        normalise_entity_types(["spaceships"])
     with pytest.raises(ValueError, match="empty"):
         normalise_entity_types([])
 

@@ -45,6 +45,16 @@ def prepare_text(text: str) -> str:
 
 ENTITY_TYPES = ("company", "person", "technology", "location", "organization", "product", "event")
 
+TYPE_SYNONYMS = {
+    "companies": "company", "firm": "company", "firms": "company", "business": "company",
+    "persons": "person", "people": "person", "individual": "person",
+    "technologies": "technology", "tech": "technology",
+    "locations": "location", "place": "location", "places": "location", "gpe": "location", "loc": "location",
+    "organizations": "organization", "organisation": "organization", "organisations": "organization",
+    "org": "organization", "orgs": "organization", "institution": "organization",
+    "products": "product", "events": "event",
+}  # fmt: skip
+
 LABEL_TYPES = {
     "ORG": "company",
     "PERSON": "person",
@@ -570,6 +580,7 @@ def normalise_entity_types(raw: Sequence[str] | None) -> tuple[str, ...]:
     unknown: list[str] = []
     for item in raw:
         name = item.strip().lower()
+        name = TYPE_SYNONYMS.get(name, name)
         if name in ENTITY_TYPES:
             if name not in out:
                 out.append(name)

@@ -36,11 +36,13 @@ Grade = Literal["A", "B", "C", "D", "E"]
 class SourceMetadata(BaseModel):
     """Where a text came from (all optional); copied into each fact's ``source``."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
 
-    title: StrictStr | None = Field(default=None, description="Title of the source document.")
-    author: StrictStr | None = Field(default=None, description="Author(s) of the source document.")
-    date: StrictStr | None = Field(default=None, description="Publication date, e.g. 2024-03-05.")
+    title: str | None = Field(default=None, description="Title of the source document.")
+    author: str | None = Field(default=None, description="Author(s) of the source document.")
+    date: str | None = Field(
+        default=None, description="Publication date, e.g. 2024-03-05 (a year as a number is fine)."
+    )
 
 
 class CitationIn(BaseModel):

@@ -37,6 +37,14 @@ __all__ = ["PIPE_CHUNK", "ProgressFn", "Runtime", "as_result"]
 
 T = TypeVar("T")
 
+SOURCE_TYPE_SYNONYMS = {
+    "government": "official", "gov": "official", "company": "official", "corporate": "official",
+    "preprint": "academic", "journal": "academic", "research": "academic", "scientific": "academic",
+    "report": "industry", "analyst": "industry", "media": "news", "press": "news",
+    "personal": "blog", "social": "blog", "forum": "blog", "unknown": "", "other": "",
+}  # fmt: skip
+"""Other words callers use for the seed's five source types ("" means no claim)."""
+
 PIPE_CHUNK = 32
 """Texts per ``nlp.pipe`` call in a batch: big enough for spaCy's batching, small enough for progress."""
 
@@ -179,6 +187,9 @@ class Runtime:
         if raw is None:
             return None
         value = raw.strip().lower()
+        value = SOURCE_TYPE_SYNONYMS.get(value, value)
+        if value == "":
+            return None
         if value not in SOURCE_TYPES:
             raise ToolFailure(
                 ErrorCode.VALIDATION_ERROR, f"source_type {raw!r} is not one of {', '.join(SOURCE_TYPES)}"
