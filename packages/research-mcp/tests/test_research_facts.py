@@ -440,3 +440,44 @@ def test_months_and_retailers_are_not_modal_verbs(nlp: Language) -> None:
 def test_a_past_target_year_is_history_not_a_projection(nlp: Language) -> None:
     (fact,) = facts_of(nlp, "Sales had reached $5bn by 2020.")
     assert fact["is_projection"] is False, "'by 2020' is in the past"
+
+
+def test_comma_lists_of_labelled_values(nlp: Language) -> None:
+    facts = facts_of(nlp, "Key figures: revenue $5.2bn, EBITDA margin 23%, headcount 12,400.")
+    assert [(f["entity"], f["value"]) for f in facts] == [
+        ("revenue", "$5.2bn"),
+        ("EBITDA margin", "23%"),
+        ("headcount", "12,400"),
+    ]
+    shares = facts_of(nlp, "Market share (2024): Apple 28%, Samsung 23%, Xiaomi 13%.")
+    assert [(f["entity"], f["attribute"], f["value"], f["period"]["key"]) for f in shares] == [
+        ("Apple", "market share", "28%", "2024"),
+        ("Samsung", "market share", "23%", "2024"),
+        ("Xiaomi", "market share", "13%", "2024"),
+    ]
+
+
+def test_a_named_line_label_owns_the_metric_and_later_values_continue_it(nlp: Language) -> None:
+    facts = facts_of(nlp, "Tesla: revenue $96.8bn (2023), $81.5bn (2022).")
+    assert [(f["entity"], f["value"], f["period"]["key"]) for f in facts] == [
+        ("Tesla revenue", "$96.8bn", "2023"),
+        ("Tesla revenue", "$81.5bn", "2022"),
+    ]
+
+
+def test_a_bullet_with_a_parenthesised_change(nlp: Language) -> None:
+    facts = facts_of(nlp, "- Revenue: $5.2bn (+12% YoY)\n- Net income: $1.1bn\n- Users: 45M")
+    assert [(f["entity"], f["attribute"], f["value"]) for f in facts] == [
+        ("Revenue", "value", "$5.2bn"),
+        ("Revenue", "growth", "12%"),
+        ("Net income", "value", "$1.1bn"),
+        ("Users", "value", "45M"),
+    ]
+    assert facts[1]["direction"] == "up" and facts[3]["numeric_value"] == 45e6
+
+
+def test_a_percentage_is_never_the_prior_of_a_count(nlp: Language) -> None:
+    facts = facts_of(
+        nlp, "The trial enrolled 1,200 patients; 68% responded to treatment, versus 42% on placebo."
+    )
+    assert [f["value"] for f in facts] == ["1,200"], "68% is the subject of its clause; 42% compares with it"

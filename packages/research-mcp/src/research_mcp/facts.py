@@ -82,7 +82,9 @@ _AMOUNT_LIKE_RE = re.compile(r"^(?:[A-Z]{0,3}[$€£¥₹]|[-−]?\d[\d.,]*(?:[k
 _CLAUSE_BREAK_RE = re.compile(r"(?i)\b(?:while|whereas|but|although|though|however)\b")
 _BY_RE = re.compile(r"(?i:\bby\s*)$")
 _SEGMENT_SEPARATORS = ("|", ";", "•")
-_STRONG_ANCHORS = frozenset({"subject", "object", "label", "of_noun", "relative", "prior", "apposition"})
+_STRONG_ANCHORS = frozenset(
+    {"subject", "object", "label", "of_noun", "relative", "prior", "apposition", "list"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ class _About:
 
     entity: str
     attribute: str | None
-    anchor: str  # subject|object|label|of_noun|relative|prior|apposition|coreference|nearest_chunk
+    anchor: str  # subject|object|label|of_noun|relative|prior|apposition|list|coreference|nearest_chunk
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +320,58 @@ def _label(text: str, start: int, end: int, periods: list[Period]) -> str | None
 # ----------------------------------------------------------------------------- what a value is about
 
 
+_METRIC_WORDS = {"revenue", "revenues", "sales", "market", "share", "profit", "income", "growth", "users", "employees", "price", "cost", "costs", "margin", "ebitda", "total", "net", "gross", "operating", "key", "annual", "average"}  # fmt: skip
+_GENERIC_LABELS = {"key figures", "highlights", "summary", "key metrics", "figures", "results", "note", "notes", "source", "data", "key facts", "facts"}  # fmt: skip
+
+
+def _inline_label(span: Span, w: _Where) -> _About | None:
+    """``revenue $5.2bn, EBITDA margin 23%`` or ``Apple 28%, Samsung 23%``: a bare noun phrase right before the value.
+
+    The phrase must start the clause or follow a delimiter (punctuation, "and"), so prose such as
+    "grew 5%" or "in Europe 5%" never qualifies. A line label before it ("Market share (2024): ...",
+    "Tesla: ...") becomes the attribute, or the owner when it is a name.
+    """
+    doc = span.doc
+    i = span.start - 1
+    run: list[Token] = []
+    while i >= 0 and len(run) < 5:
+        t = doc[i]
+        if t.idx < w.seg_start or t.is_space:
+            break
+        noun_like = t.pos_ in ("NOUN", "PROPN", "ADJ") or (not run and t.pos_ == "VERB" and t.is_lower)
+        if not noun_like and run and run[0].pos_ == "VERB":
+            break
+        if noun_like and t.is_alpha and t.ent_type_ not in _NOT_ENTITY_ENTS:
+            run.insert(0, t)  # a list fragment's noun is sometimes tagged as a verb ("headcount 12,400")
+            i -= 1
+            continue
+        break
+    if not run or run[-1].pos_ == "ADJ" or run[-1].lower_ in _PRONOUNS:
+        return None
+    before = doc[i] if i >= 0 else None
+    delimited = (
+        before is None
+        or before.idx < w.seg_start
+        or before.is_space
+        or (before.is_punct and any(c in before.text for c in ",:;(-–—•*"))
+        or before.pos_ == "CCONJ"
+    )
+    if not delimited or (run[0].pos_ == "VERB" and before is not None and before.pos_ == "CCONJ"):
+        return None  # "... or visit 221B Baker Street": a verb after "or" is a verb
+    name = _clean_phrase(run)
+    head_text = re.sub(r"\([^)]*\)", "", w.text[w.line_start : run[0].idx])
+    head = _LINE_LABEL_RE.match(head_text)
+    if head is None:
+        return _About(name, None, "label")
+    label = head.group("label").strip()
+    words = label.split()
+    if all(x[:1].isupper() for x in words) and words[0].lower() not in _METRIC_WORDS:
+        return _About(f"{label} {name}", None, "label")  # a name: "Tesla: revenue $96.8bn"
+    if label.lower() in _GENERIC_LABELS:
+        return _About(name, None, "label")
+    return _About(name, label.lower(), "label")  # "Market share (2024): Apple 28%"
+
+
 def _about(
     w: _Where, periods: list[Period], last_entity: str | None, chunks: _NounChunks
 ) -> tuple[_About | None, str | None]:
@@ -425,6 +479,10 @@ def _about(
     if share_of is not None:
         # "About 45% of respondents said ...": the respondents are what the share is about
         return _About(_noun_phrase(share_of, value_tokens, with_of=False), "share", "of_noun"), count_noun
+    inline = _inline_label(span, w)
+    quantity_like = bool(re.search(r"[\d][,.]\d|[^\d\s.,]", span.text))  # "12,400", "$5bn", "23%"; not "9001"
+    if inline is not None and quantity_like:
+        return inline, count_noun
     line_label = (
         _LINE_LABEL_RE.match(w.text[w.line_start : w.seg_start]) if w.seg_start > w.line_start else None
     )
@@ -714,16 +772,34 @@ def _fact(
         bool(v.extras.get("prior"))
         or _PRIOR_RE.search(text[max(w.seg_start, v.start - 30) : v.start]) is not None
     )
-    apposition = (
-        previous is not None
-        and previous["value_span"][1] <= v.start
-        and _APPOSITION_RE.match(_mask_periods(text, previous["value_span"][1], v.start, periods)) is not None
+    gap = (
+        _mask_periods(text, previous["value_span"][1], v.start, periods)
+        if previous is not None and previous["value_span"][1] <= v.start
+        else None
+    )
+    apposition = gap is not None and (
+        _APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
+    )
+    continuation = (
+        gap is not None
+        and previous is not None
+        and re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&)\s*", gap) is not None
+        and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
+        and v.low is None
     )
     about: _About | None
     counted: str | None = None
     if previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
         about = _About(previous["entity"], previous["attribute"], "apposition")  # "$65.6 billion, up 16%"
-    elif prior and previous is not None and v.low is None and previous["value_kind"] in (v.kind, "count"):
+    elif continuation and previous is not None:
+        about = _About(previous["entity"], previous["attribute"], "list")  # "$96.8bn (2023), $81.5bn (2022)"
+        counted = previous["unit"] if previous["value_kind"] == "count" else None
+    elif (
+        prior
+        and previous is not None
+        and v.low is None
+        and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
+    ):
         about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
         counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
     else:
@@ -754,6 +830,8 @@ def _fact(
     projection = _is_projection(w.span, text[w.seg_start : v.start], period)
     hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
     direction = _direction(w.span, text, w.seg_start)
+    if direction is None and text[max(0, v.start - 2) : v.start].strip().endswith("+"):
+        direction = "up"  # "(+12% YoY)"
     value_kind = kind
     growth_context = (
         _GROWTH_CONTEXT_RE.search(text[v.end : w.seg_end][:40])

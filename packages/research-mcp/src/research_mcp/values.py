@@ -305,6 +305,13 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     if scale_raw == "T" and currency is None:
         scale_raw = None
         end = m.start("scale") - len(m.group("scale_gap") or "")
+    if (
+        scale_raw in _SINGLE_LETTER_SCALES
+        and currency is None
+        and not m.group("scale_gap")
+        and re.match(r"\s+[A-Z]", text[m.end() : m.end() + 2])
+    ):
+        return None  # "221B Baker Street": a house number, not 221 billion
     scale = _scale_name(scale_raw)
     negative = bool(m.group("neg") or m.group("neg2"))
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
