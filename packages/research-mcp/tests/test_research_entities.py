@@ -163,7 +163,11 @@ def test_relations_can_be_switched_off(nlp: Language) -> None:
 def test_entity_types_are_validated() -> None:
     assert normalise_entity_types(None) == ENTITY_TYPES
     assert normalise_entity_types(["Company", "person", "company"]) == ("company", "person")
-    assert normalise_entity_types(["companies", "people", "organisation"]) == ("company", "person", "organization")
+    assert normalise_entity_types(["companies", "people", "organisation"]) == (
+        "company",
+        "person",
+        "organization",
+    )
     with pytest.raises(ValueError, match="unknown entity type"):
         normalise_entity_types(["spaceships"])
     with pytest.raises(ValueError, match="empty"):
@@ -208,3 +212,18 @@ def test_co_founded_is_read_and_evidence_keeps_the_original_text(nlp: Language) 
     assert {("Google", "founded_by", "Larry Page"), ("Google", "founded_by", "Sergey Brin")} <= edges(result)
     assert result["edges"][0]["evidence"] == text
     assert len(prepare_text(text)) == len(text)
+
+
+def test_partnerships_are_between_firms_not_colleagues(nlp: Language) -> None:
+    assert run(nlp, "Maria works with Tom at Acme Corp.")["edges"] == [], "two people working together"
+    result = run(nlp, "Moderna partnered with Merck on a cancer vaccine. Merck partnered with Moderna again.")
+    assert edges(result) == {("Moderna", "partners_with", "Merck")}, (
+        "one symmetric edge, in the first sentence's direction"
+    )
+    assert result["edges"][0]["occurrences"] == 2
+    assert names(result)["Moderna"] == "company"
+
+
+def test_known_institutions_are_organizations(nlp: Language) -> None:
+    result = names(run(nlp, "Researchers at MIT and NASA built a probe with Boeing."))
+    assert result.get("MIT") == "organization" and result.get("NASA") == "organization"

@@ -193,6 +193,60 @@ KNOWN_COMPANIES = {
     "jpmorgan",
     "morgan stanley",
 }
+KNOWN_ORGANIZATIONS = {
+    "mit",
+    "caltech",
+    "stanford",
+    "harvard",
+    "oxford",
+    "cambridge",
+    "eth",
+    "eth zurich",
+    "epfl",
+    "ucla",
+    "berkeley",
+    "uc berkeley",
+    "princeton",
+    "yale",
+    "cmu",
+    "nasa",
+    "nih",
+    "nsf",
+    "darpa",
+    "cern",
+    "who",
+    "un",
+    "united nations",
+    "eu",
+    "european union",
+    "imf",
+    "oecd",
+    "world bank",
+    "fda",
+    "sec",
+    "ftc",
+    "fcc",
+    "ecb",
+    "federal reserve",
+    "fed",
+    "nato",
+    "unesco",
+    "unicef",
+    "wto",
+    "iea",
+    "ipcc",
+    "nist",
+    "ieee",
+    "acm",
+    "european commission",
+    "congress",
+    "parliament",
+    "max planck",
+    "fraunhofer",
+    "inria",
+    "cnrs",
+    "csiro",
+}
 KNOWN_PRODUCTS = {
     "chatgpt",
     "iphone",
@@ -426,6 +480,7 @@ VERB_RELATIONS: dict[str, tuple[str, frozenset[str]]] = {
     "finance": ("invests_in", frozenset({"dobj"})),
     "partner": ("partners_with", frozenset({"with"})),
     "collaborate": ("partners_with", frozenset({"with"})),
+    "work": ("partners_with", frozenset({"with"})),
     "ally": ("partners_with", frozenset({"with"})),
     "team": ("partners_with", frozenset({"with"})),
     "compete": ("competes_with", frozenset({"with", "against"})),
@@ -638,6 +693,8 @@ def _org_type(text: str) -> tuple[str, bool]:
     key = _key(text)
     if key in KNOWN_COMPANIES or _has_legal_suffix(text):
         return "company", True
+    if key in KNOWN_ORGANIZATIONS:
+        return "organization", True
     words = set(re.sub(r"[^\w\s]", " ", text.lower()).split())
     if words & INSTITUTION_WORDS:
         return "organization", True
@@ -666,7 +723,11 @@ def _ner_mentions(doc: Doc) -> tuple[list[_Mention], list[_Mention]]:
         span = ent
         while len(span) > 1 and (span[0].lower_ == "the" or span[0].is_punct):
             span = span[1:]
-        while len(span) > 1 and (span[-1].tag_ == "POS" or (span[-1].is_punct and span[-1].text != ".")):
+        while len(span) > 1 and (
+            span[-1].tag_ == "POS"
+            or (span[-1].is_punct and span[-1].text != ".")
+            or (span[-1].is_stop and span[-1].pos_ in {"ADP", "DET", "CCONJ", "PART", "PRON"})
+        ):
             span = span[:-1]
         text = _strip_name(span.text)
         if len(text) < 2 or not any(c.isupper() for c in text) or not any(c.isalpha() for c in text):
@@ -1086,8 +1147,8 @@ ROLE_TYPES = {
     # relation -> (source role type, target role type); None keeps the NER guess
     "acquires": ("company", "company"),
     "invests_in": (None, None),
-    "partners_with": ("company", "company"),
-    "competes_with": ("company", "company"),
+    "partners_with": (None, None),
+    "competes_with": (None, None),
     "merges_with": ("company", "company"),
     "founded_by": ("company", "person"),
     "develops": (None, None),
@@ -1120,11 +1181,27 @@ def _edge(
     for m, role in ((src_m, roles[0]), (dst_m, roles[1])):
         if role is not None and not m.strong_type:
             m.type = _role_type(m, role)
+    if relation in {"partners_with", "competes_with"} and not _company_pair(src_m, dst_m):
+        return None  # colleagues and rivals between people are not company relations
     edge = _Edge(
         -1, -1, relation, round(max(0.3, min(0.95, confidence)), 2), pattern, sent, modality or "asserted"
     )
     edge.source, edge.target = id(src_m), id(dst_m)
     return edge
+
+
+def _company_pair(a: _Mention, b: _Mention) -> bool:
+    """Both ends can be firms: a lone-word PERSON facing a company is the NER's mistake ("Moderna")."""
+    types = {a.type, b.type}
+    if "person" not in types:
+        return True
+    if types == {"person"}:
+        return False
+    person = a if a.type == "person" else b
+    if person.strong_type or person.end - person.start != 1:
+        return False
+    person.type = "company"
+    return True
 
 
 def _role_type(m: _Mention, role: str) -> str:
@@ -1220,9 +1297,12 @@ def extract_entities(
         if group_types.get(src.group) not in wanted or group_types.get(dst.group) not in wanted:
             continue
         s_name, t_name = group_names[src.group], group_names[dst.group]
-        if e.relation in SYMMETRIC and s_name > t_name:
-            s_name, t_name = t_name, s_name
-        key = (s_name, e.relation, t_name)
+        # a symmetric relation keeps the sentence's direction but is one edge whichever way it is stated
+        key = (
+            (min(s_name, t_name), e.relation, max(s_name, t_name))
+            if e.relation in SYMMETRIC
+            else (s_name, e.relation, t_name)
+        )
         existing = seen.get(key)
         if existing is not None:
             existing["confidence"] = max(existing["confidence"], e.confidence)
