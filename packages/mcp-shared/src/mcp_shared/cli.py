@@ -144,7 +144,8 @@ async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
 async def _serve_stdio(server: MCPServer[Any]) -> None:
     """Serve stdio until stdin closes or SIGTERM/SIGINT arrives."""
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_cancel_on_signal, tg.cancel_scope)
+        if sys.platform != "win32":  # the event loop cannot receive signals there; SIGTERM ends the process
+            tg.start_soon(_cancel_on_signal, tg.cancel_scope)
         if _watchable(0):
             with _claimed_stdin() as fd:
                 async with stdio_server(stdin=_LoopStdin(fd)) as (read_stream, write_stream):
