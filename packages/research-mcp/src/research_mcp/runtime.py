@@ -87,8 +87,8 @@ class Runtime:
     ) -> list[Doc]:
         """Parse ``texts`` in a worker thread through ``nlp.pipe``, reporting progress per chunk."""
         docs: list[Doc] = []
-        for start in range(0, len(texts), PIPE_CHUNK * 4):
-            chunk = texts[start : start + PIPE_CHUNK * 4]
+        for start in range(0, len(texts), PIPE_CHUNK):
+            chunk = texts[start : start + PIPE_CHUNK]
             docs.extend(await anyio.to_thread.run_sync(self._parse_sync, chunk))
             if progress is not None:
                 await progress(len(docs), total or len(texts), f"parsed {len(docs)}/{len(texts)} texts")
