@@ -270,8 +270,11 @@ async def _network_checks(
     details: dict[str, Any] = {}
     issues: list[dict[str, Any]] = []
     assert c.url is not None
+    url = c.url.strip()
+    if url.lower().startswith("doi:"):
+        url = "https://doi.org/" + url[4:].strip()
     async with limiter:
-        fetched = await fetch_url(c.url.strip(), settings, read_body=want_accuracy)
+        fetched = await fetch_url(url, settings, read_body=want_accuracy)
     if verify_urls:
         details["url_check"] = fetched.summary()
     if fetched.error is not None:
