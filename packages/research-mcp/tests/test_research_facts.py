@@ -481,3 +481,15 @@ def test_a_percentage_is_never_the_prior_of_a_count(nlp: Language) -> None:
         nlp, "The trial enrolled 1,200 patients; 68% responded to treatment, versus 42% on placebo."
     )
     assert [f["value"] for f in facts] == ["1,200"], "68% is the subject of its clause; 42% compares with it"
+
+
+def test_where_a_metric_is_measured_is_part_of_the_entity(nlp: Language) -> None:
+    (fact,) = facts_of(
+        nlp, "Operating margin at Wayne Enterprises widened to 39.5% in the third quarter of 2020."
+    )
+    assert fact["entity"] == "Operating margin at Wayne Enterprises" and fact["period"]["key"] == "2020-Q3"
+
+
+def test_only_of_makes_a_noun_the_owner(nlp: Language) -> None:
+    facts = facts_of(nlp, "The company employs about 34,100 people across 29 countries.")
+    assert [(f["entity"], f["unit"]) for f in facts] == [("company", "people"), ("company", "countries")]

@@ -180,7 +180,7 @@ def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -
         ]
     if with_of:
         for t in head.rights:
-            if t.dep_ == "prep" and t.lower_ in ("of", "for", "in") and t.i not in value_tokens:
+            if t.dep_ == "prep" and t.lower_ in ("of", "for", "in", "at") and t.i not in value_tokens:
                 pobj = [c for c in t.children if c.dep_ == "pobj"]
                 if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in _NOT_ENTITY_ENTS:  # fmt: skip
                     sub = [
@@ -409,7 +409,12 @@ def _about(
                 continue
         if head.pos_ == "ADP" and t.dep_ == "pobj":
             owner = head.head
-            if owner.pos_ in ("NOUN", "PROPN") and owner.i not in value_tokens and owner.idx >= w.seg_start:
+            if (
+                head.lower_ in ("of", "at")
+                and owner.pos_ in ("NOUN", "PROPN")
+                and owner.i not in value_tokens
+                and owner.idx >= w.seg_start
+            ):
                 if owner.lemma_.lower() in _CHANGE_NOUNS:
                     change_attr = owner.lemma_.lower()
                     t = owner
