@@ -408,6 +408,9 @@ async def demo(args: argparse.Namespace) -> None:
         async with AsyncExitStack() as astack:
             group = await astack.enter_async_context(ClientSessionGroup())
             for params in server_params(args.installed, source, home):
+                console.print(
+                    f"mounting over stdio: {' '.join([params.command, *params.args])}", soft_wrap=True
+                )
                 await group.connect_to_server(params)
             progress = stack.enter_context(
                 Progress(
