@@ -20,10 +20,9 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from support.servers import server_client
-
 from research_mcp.nlp import load_nlp
 from research_mcp.settings import Settings
+from support.servers import server_client
 
 N_TEXTS = 200
 TARGET_WORDS = 150
