@@ -493,3 +493,25 @@ def test_where_a_metric_is_measured_is_part_of_the_entity(nlp: Language) -> None
 def test_only_of_makes_a_noun_the_owner(nlp: Language) -> None:
     facts = facts_of(nlp, "The company employs about 34,100 people across 29 countries.")
     assert [(f["entity"], f["unit"]) for f in facts] == [("company", "people"), ("company", "countries")]
+
+
+def test_a_change_verb_with_by_is_about_its_object(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "The drug reduced mortality by 25% in a trial of 5,000 patients."), "25%")
+    assert (fact["entity"], fact["attribute"], fact["direction"]) == ("mortality", "decline", "down")
+
+
+def test_a_duration_is_a_number_with_a_unit(nlp: Language) -> None:
+    (fact,) = facts_of(nlp, "Life expectancy rose to 73.4 years in 2023.")
+    assert (fact["entity"], fact["attribute"], fact["unit"], fact["value_kind"]) == (
+        "Life expectancy",
+        "value",
+        "years",
+        "number",
+    )
+    assert fact["confidence"] == "High"
+
+
+def test_a_month_without_a_year_is_still_a_period(nlp: Language) -> None:
+    facts = facts_of(nlp, "Inflation in the euro area fell to 2.4% in November 2023 from 2.9% in October.")
+    assert [(f["value"], f["period"]["key"]) for f in facts] == [("2.4%", "2023-11"), ("2.9%", "M10")]
+    assert facts[1]["comparison"] == "prior" and facts[1]["entity"] == "Inflation in euro area"

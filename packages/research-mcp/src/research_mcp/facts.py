@@ -80,6 +80,7 @@ _APPOSITION_RE = re.compile(
 )
 _AMOUNT_LIKE_RE = re.compile(r"^(?:[A-Z]{0,3}[$€£¥₹]|[-−]?\d[\d.,]*(?:[kKmMbBT]|bn|mn|%)?$)")
 _CLAUSE_BREAK_RE = re.compile(r"(?i)\b(?:while|whereas|but|although|though|however)\b")
+_CHANGE_VERBS = {"reduce", "cut", "lower", "increase", "raise", "boost", "lift", "improve", "decrease", "slash", "grow", "expand", "shrink"}  # fmt: skip
 _BY_RE = re.compile(r"(?i:\bby\s*)$")
 _SEGMENT_SEPARATORS = ("|", ";", "•")
 _STRONG_ANCHORS = frozenset(
@@ -180,7 +181,7 @@ def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -
         ]
     if with_of:
         for t in head.rights:
-            if t.dep_ == "prep" and t.lower_ in ("of", "for", "in", "at") and t.i not in value_tokens:
+            if t.dep_ == "prep" and t.lower_ in ("of", "for", "in", "at", "on") and t.i not in value_tokens:
                 pobj = [c for c in t.children if c.dep_ == "pobj"]
                 if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in _NOT_ENTITY_ENTS:  # fmt: skip
                     sub = [
@@ -264,7 +265,11 @@ def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
             return None
         if x.pos_ == "PROPN" and x.i != head.i:
             return None
-    if head.ent_type_ in ("DATE", "TIME") or head.lower_ in _TIME_NOUNS:
+    if head.lower_ in _TIME_NOUNS:
+        # "73.4 years" as a level ("rose to", "is", "of") is a duration; "over 3 years" is not a fact
+        role = head.head.lower_ if head.dep_ == "pobj" else head.dep_
+        return head.text if role in ("attr", "dobj", "oprd", "to", "of", "at") else None
+    if head.ent_type_ in ("DATE", "TIME"):
         return None
     return _clean_phrase(list(between)) or None
 
@@ -438,6 +443,18 @@ def _about(
             lemma = head.lemma_.lower()
             if lemma in _VERB_ATTRIBUTES and count_noun is None and change_attr is None:
                 change_attr = _VERB_ATTRIBUTES[lemma]
+            if lemma in _CHANGE_VERBS and _BY_RE.search(
+                w.text[max(w.seg_start, span.start_char - 6) : span.start_char]
+            ):
+                obj = next((c for c in head.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
+                if (
+                    obj is not None
+                    and obj.pos_ in ("NOUN", "PROPN")
+                    and obj.ent_type_ not in _NOT_ENTITY_ENTS
+                ):
+                    return _About(
+                        _noun_phrase(obj, value_tokens), count_noun or change_attr, "object"
+                    ), count_noun
             if lemma in _OBJECT_VERBS:
                 obj = _object_of(head, value_tokens)
                 if obj is not None:
@@ -816,6 +833,9 @@ def _fact(
     if metric and about.anchor not in ("prior", "apposition"):
         about = _About(about.entity, metric.group(1).lower(), about.anchor)
     kind = v.kind
+    if kind == "number" and counted and counted.lower() in _TIME_NOUNS:
+        about = _About(about.entity, None if about.attribute == counted else about.attribute, about.anchor)
+        v.unit, counted = counted.lower(), None  # a duration: a number with a unit, not a count
     if kind == "number" and counted:
         kind = "count"
     elif kind == "number" and v.unit is None and about.anchor == "label" and about.attribute is None:

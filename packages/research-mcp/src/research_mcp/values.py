@@ -624,6 +624,7 @@ _PERIOD_RE = re.compile(
     r"|(?P<my>(?P<my_m>" + _MONTH_RE + r"),?\s+(?:of\s+)?(?P<my_y>" + _YEAR + r"))"
     r"|(?P<md>(?P<md_m>" + _MONTH_RE + r")\s+(?P<md_d>\d{1,2})(?:st|nd|rd|th)?(?![\d,.]\d))"
     r"|(?P<dm>(?P<dm_d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm_m>" + _MONTH_RE + r"))"
+    r"|(?P<mo>(?<![-–])(?:January|February|March|April|June|July|August|September|October|November|December|(?<=\bin )May)(?![\w-]))"
     r"|(?P<q1>(?P<q1_fy0>"
     + _FISCAL
     + r"\s*)?Q(?P<q1_n>[1-4])(?:(?:\s+of|\s*[-/,])?\s*(?P<q1_fy>FY|fiscal(?:\s+year)?)?\s*['’]?(?P<q1_y>"
@@ -691,6 +692,8 @@ def _period_key(p: Period) -> str:
         return p.start
     if p.type == "month" and p.start:
         return p.start[:7]
+    if p.type == "month" and p.index:
+        return f"M{p.index:02d}"
     return p.text.lower()
 
 
@@ -718,6 +721,8 @@ def _build_period(m: re.Match[str]) -> Period | None:
                 return None
             iso = f"{y:04d}-{mo:02d}-{d:02d}"
             return Period(text, "day", iso, iso, y, span)
+    if g("mo"):
+        return Period(text, "month", None, None, None, span, index=_month(text))  # "in October": year unknown
     if g("md") or g("dm"):
         key = "md" if g("md") else "dm"
         mo, d = _month(g(f"{key}_m")), int(g(f"{key}_d"))
