@@ -17,10 +17,13 @@ magnitude is zero the larger one is the base instead (``0`` vs ``5`` -> 100.0), 
 never a division by zero. A group conflicts when ``difference_percentage / 100`` exceeds
 ``tolerance.numerical_threshold`` (``0`` flags any difference at all).
 
+Bounds are open ranges: "more than $20 billion" agrees with $25 billion, "up to 10%" with 8%.
+
 Severity: critical when the difference is >= 50 %, or the values disagree in sign, or one is
 zero and another is not; moderate when >= 20 %; minor below that. For percentages the rating
 is the lower of that and one on the gap in points (critical >= 10 pp, moderate >= 3 pp), so
-2 % vs 3 % (50 % apart but one point) is minor. Text and date contradictions are moderate.
+2 % vs 3 % (50 % apart but one point) is minor; a sign flip stays critical. Text and date
+contradictions are moderate.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
 
-from .values import SCALES, Period, Value, format_number, parse_period_text, parse_value_string
+from .values import SCALES, Period, Value, parse_period_text, parse_value_string
 
 __all__ = ["FactInput", "FactSource", "Tolerance", "detect_conflicts", "normalize_key"]
 
@@ -383,12 +386,6 @@ def _explain_numeric(items: list[_Parsed], low: float, high: float) -> str:
         reasons.append("different measurement methodologies, market definitions or dates of estimate")
     text = "; ".join(reasons)
     return text[0].upper() + text[1:]
-
-
-def _label(p: _Parsed) -> str:
-    if p.currency and p.number is not None:
-        return f"{p.currency} {format_number(p.number)}"
-    return p.text
 
 
 def _conflict(

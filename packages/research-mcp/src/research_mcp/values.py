@@ -29,7 +29,6 @@ __all__ = [
     "Value",
     "find_periods",
     "find_values",
-    "format_number",
     "parse_period_text",
     "parse_value_string",
 ]
@@ -114,7 +113,6 @@ _CURRENCY_WORDS: dict[str, str] = {
     "swiss francs": "CHF",
     "francs": "CHF",
 }
-_CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
 
 _UNITS: dict[str, str] = {
     # Physical and technical units we recognise after a number (never single-letter "m").
@@ -582,21 +580,6 @@ def _word_values(text: str) -> list[Value]:
     return out
 
 
-def format_number(x: float) -> str:
-    """``22400000000.0`` -> ``"22.4 billion"``; small numbers as plain decimals without trailing zeros."""
-    ax = abs(x)
-    for name in ("trillion", "billion", "million"):
-        f = SCALES[name]
-        if ax >= f:
-            return f"{_trim(x / f)} {name}"
-    return _trim(x)
-
-
-def _trim(x: float) -> str:
-    s = f"{x:,.4f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
 # --------------------------------------------------------------------------- periods
 
 _MONTH_RE = (
@@ -885,10 +868,3 @@ def parse_value_string(raw: str) -> Value | None:
             v.unit = rest_l
     v.year_like = v.year_like and not rest
     return v
-
-
-def currency_symbol(code: str | None) -> str:
-    """``"USD"`` -> ``"$"``; other codes as ``"CHF "``."""
-    if code is None:
-        return ""
-    return _CURRENCY_SYMBOLS.get(code, f"{code} ")
