@@ -227,3 +227,24 @@ def test_partnerships_are_between_firms_not_colleagues(nlp: Language) -> None:
 def test_known_institutions_are_organizations(nlp: Language) -> None:
     result = names(run(nlp, "Researchers at MIT and NASA built a probe with Boeing."))
     assert result.get("MIT") == "organization" and result.get("NASA") == "organization"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Amazon no longer partners with Nvidia.",
+        "Apple acquired neither Tesla nor Netflix.",
+        "It is false that Google acquired Yelp.",
+        "Reports that Apple acquired Disney were denied.",
+        "Microsoft refused to acquire Yahoo.",
+        "Oracle won't buy TikTok.",
+        "Meta hasn't acquired Snap.",
+        "Neither Google nor Amazon acquired Slack.",
+    ],
+)
+def test_more_negations_and_hearsay_give_no_edge(nlp: Language, text: str) -> None:
+    assert run(nlp, text)["edges"] == [], f"{text!r} does not state that the relation holds"
+
+
+def test_backed_by_is_an_investment(nlp: Language) -> None:
+    assert ("Google", "invests_in", "Anthropic") in edges(run(nlp, "Anthropic was backed by Google."))

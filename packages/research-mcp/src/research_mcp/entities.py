@@ -477,6 +477,7 @@ VERB_RELATIONS: dict[str, tuple[str, frozenset[str]]] = {
     "absorb": ("acquires", frozenset({"dobj"})),
     "invest": ("invests_in", frozenset({"in", "into"})),
     "fund": ("invests_in", frozenset({"dobj"})),
+    "back": ("invests_in", frozenset({"dobj"})),
     "finance": ("invests_in", frozenset({"dobj"})),
     "partner": ("partners_with", frozenset({"with"})),
     "collaborate": ("partners_with", frozenset({"with"})),
@@ -609,6 +610,37 @@ SPECULATIVE_HEADS = {
     "mull",
 }
 CONDITIONAL_MARKS = {"if", "whether", "unless"}
+HEARSAY_NOUNS = {
+    "report",
+    "rumor",
+    "rumour",
+    "speculation",
+    "claim",
+    "allegation",
+    "suggestion",
+    "talk",
+    "hope",
+    "idea",
+    "possibility",
+    "prospect",
+    "fear",
+    "plan",
+    "proposal",
+    "chance",
+    "question",
+    "doubt",
+}
+DOUBT_ADJECTIVES = {
+    "false",
+    "untrue",
+    "wrong",
+    "incorrect",
+    "unlikely",
+    "unclear",
+    "possible",
+    "uncertain",
+    "doubtful",
+}
 NEGATIVE_DETS = {"no", "neither", "never"}
 
 BASE_CONFIDENCE = {
@@ -925,9 +957,23 @@ def _expand_conj(tok: Token) -> list[tuple[Token, bool]]:
 
 
 def _is_negated(verb: Token) -> bool:
-    return any(
-        c.dep_ == "neg" or (c.lower_ in {"never", "not", "n't"} and c.dep_ == "advmod") for c in verb.children
-    )
+    """ "not", "n't", "never", "no longer"."""
+    for c in verb.children:
+        if c.dep_ == "neg" or (c.lower_ in {"never", "not", "n't"} and c.dep_ == "advmod"):
+            return True
+        if c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children):
+            return True
+    return False
+
+
+def _clause_doubted(clause: Token) -> bool:
+    """A clause under "reports that ...", "it is false that ...", "rumours that ...": not asserted."""
+    head = clause.head
+    if clause.dep_ in {"acl", "ccomp", "relcl"} and head.lemma_.lower() in HEARSAY_NOUNS:
+        return True
+    if clause.dep_ == "ccomp":
+        return any(c.dep_ == "acomp" and c.lower_ in DOUBT_ADJECTIVES for c in head.children)
+    return False
 
 
 def _hedged(verb: Token) -> bool:
@@ -953,6 +999,8 @@ def _verb_context(verb: Token) -> tuple[Token, float, str | None] | None:
         if any(c.dep_ == "mark" and c.lower_ in CONDITIONAL_MARKS for c in cur.children):
             return None
         if cur.dep_ == "ccomp" and (cur.head.lemma_ in DENIAL_HEADS or _is_negated(cur.head)):
+            return None
+        if _clause_doubted(cur):
             return None
         if cur.dep_ in {"xcomp", "ccomp", "advcl"} and cur.head.lemma_ in SPECULATIVE_HEADS:
             return None
@@ -1004,8 +1052,11 @@ def _prep_objects(verb: Token, preps: Iterable[str]) -> list[tuple[Token, bool]]
 def _dobjs(verb: Token) -> list[tuple[Token, bool]]:
     objs: list[tuple[Token, bool]] = []
     for c in verb.children:
-        if c.dep_ == "dobj" and not any(d.lower_ in NEGATIVE_DETS for d in c.children if d.dep_ == "det"):
-            objs.extend(_expand_conj(c))
+        if c.dep_ != "dobj":
+            continue
+        if any(d.lower_ in NEGATIVE_DETS and d.dep_ in {"det", "preconj"} for d in c.children):
+            continue  # "acquired no companies", "acquired neither Tesla nor Netflix"
+        objs.extend(_expand_conj(c))
     return objs
 
 
