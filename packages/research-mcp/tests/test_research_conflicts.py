@@ -428,3 +428,8 @@ def test_owner_metric_written_either_way_is_one_group() -> None:
     assert result["total_conflicts"] == 1, (
         "fact-extract writes ('Apple revenue', 'value'); a person ('Apple', 'revenue')"
     )
+
+
+def test_a_factor_of_a_thousand_suggests_a_scale_mix_up() -> None:
+    c = run([fact("$22.4 million", "A"), fact("$22.4 billion", "B")])["conflicts"][0]
+    assert c["severity"] == "critical" and "scale" in c["possible_explanation"]

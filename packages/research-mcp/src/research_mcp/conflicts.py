@@ -372,6 +372,12 @@ def _explain_numeric(items: list[_Parsed], low: float, high: float) -> str:
         reasons.append("sources disagree on the sign (growth vs decline, profit vs loss)")
     if (low == 0.0) != (high == 0.0):
         reasons.append("one source reports zero; the difference is taken relative to the non-zero value")
+    if 0 < low < high and math.isfinite(high):
+        ratio = math.log10(high / low)
+        if ratio > 2.5 and abs(ratio - round(ratio / 3) * 3) < 0.05:
+            reasons.append(
+                "the figures differ by a factor of about 1,000: a scale mix-up (thousand/million/billion) is likely"
+            )
     if any(p.fact.is_projection for p in items):
         reasons.append("at least one figure is a projection or estimate")
     if any(p.period_key is None for p in items) and any(p.period_key for p in items):
