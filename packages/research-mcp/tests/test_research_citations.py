@@ -32,6 +32,12 @@ TODAY = date(2026, 11, 21)
         ("2021-04-31", "impossible"),  # April has 30 days
         ("31/31/2020", "impossible"),  # no reading of this is a date
         ("February 30, 2022", "impossible"),
+        ("Feb 29 2023", "impossible"),
+        ("29th February 2023", "impossible"),
+        ("30.02.2020", "impossible"),
+        ("2020-00-10", "impossible"),
+        ("2020-02-00", "impossible"),
+        ("20230229", "impossible"),
         ("Smarch 3, 2020", "invalid"),
         ("2099-01-01", "future"),
         ("0999", "implausible"),

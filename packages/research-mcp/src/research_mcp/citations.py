@@ -95,6 +95,10 @@ def check_date(raw: str, today: date | None = None) -> tuple[str, str] | None:
             )
         ]
     if not candidates:
+        m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", text)  # 20240305
+        if m:
+            candidates = [(int(m.group(1)), int(m.group(2)), int(m.group(3)))]
+    if not candidates:
         m = re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", text)
         if m:
             a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
