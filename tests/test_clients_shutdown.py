@@ -12,7 +12,7 @@ import json
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -21,12 +21,15 @@ import pytest
 from anyio.abc import Process
 from anyio.streams.text import TextReceiveStream
 from mcp import Client
+from support.arxiv_replay import Replay, serve_replay
 from support.servers import child_environment, free_port
 
 pytestmark = pytest.mark.anyio
 
 PACKAGES = ["papers_mcp", "research_mcp"]
-EXIT_BOUND_SECONDS = 20  # a bound on a hang, not a speed target (the HTTP grace period is 3 s)
+EXIT_BOUND_SECONDS = (
+    20  # a bound on a hang, not a speed target (grace periods: HTTP streams 3 s, tool work 5 s)
+)
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -135,3 +138,52 @@ async def test_http_server_started_without_a_stdin_pipe_keeps_serving(package: s
         finally:
             if proc.returncode is None:
                 proc.kill()
+
+
+@pytest.fixture(scope="module")
+def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
+    with serve_replay(arxiv_fixtures) as running:
+        yield running
+
+
+@pytest.mark.parametrize("stop", ["sigterm", "stdin-close"])
+async def test_stdio_server_exits_zero_during_a_pdf_conversion(
+    stop: str, replay: Replay, tmp_path: Path
+) -> None:
+    """A conversion runs in a thread that cannot be cancelled; the stop must not wait for it (60 pages)."""
+    env = child_environment(replay.papers_env(tmp_path / "home"))
+    proc = await anyio.open_process([sys.executable, "-m", "papers_mcp"], env=env)
+    try:
+        answer = await initialize_over_stdio(proc)
+        assert "result" in answer, answer
+        assert proc.stdin is not None and proc.stdout is not None
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {
+                "name": "query-paper",
+                "arguments": {"arxivID": "arxiv:1311.2542", "level": "body"},
+                "_meta": {"progressToken": "p"},
+            },
+        }
+        await proc.stdin.send(
+            (json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n").encode()
+        )
+        await proc.stdin.send((json.dumps(call) + "\n").encode())
+        seen = ""
+        with anyio.fail_after(300):
+            async for chunk in TextReceiveStream(proc.stdout):
+                seen += chunk
+                if "convert" in seen:  # the progress notification that says the PDF conversion started
+                    break
+        if stop == "sigterm":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            await proc.stdin.aclose()
+        assert await exit_status(proc) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await proc.aclose()

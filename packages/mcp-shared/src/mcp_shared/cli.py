@@ -22,6 +22,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
@@ -40,6 +41,9 @@ logger = logging.getLogger(__name__)
 
 HTTP_GRACEFUL_SHUTDOWN_SECONDS = 3
 """How long open HTTP streams (a client's GET event stream) may delay an HTTP shutdown."""
+
+SHUTDOWN_GRACE_SECONDS = 5.0
+"""After a shutdown request, how long in-flight tool work may run before the process exits anyway."""
 
 _READ_CHUNK = 65536
 
@@ -83,6 +87,30 @@ def _is_pipe(fd: int) -> bool:
     return sys.platform != "win32" and stat.S_ISFIFO(_fd_mode(fd))
 
 
+_watchdog_started = threading.Event()
+
+
+def _exit_after_grace() -> None:
+    """Bound the shutdown: tool work in worker threads (PDF conversion, spaCy) cannot be cancelled.
+
+    The event loop cancels in-flight calls at once, but a call running in a thread finishes
+    first; a client that asked the server to stop should not wait for it (or have to kill it).
+    Library writes are atomic, so ending mid-conversion leaves no partial files behind.
+    """
+    if _watchdog_started.is_set():
+        return
+    _watchdog_started.set()
+
+    def force_exit() -> None:
+        logger.warning("still busy %.0f s after the shutdown request: exiting now", SHUTDOWN_GRACE_SECONDS)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(SHUTDOWN_GRACE_SECONDS, force_exit)
+    timer.daemon = True
+    timer.start()
+
+
 class _LoopStdin(anyio.AsyncFile[str]):
     """Lines from a pipe, read when the event loop says it is readable: cancellable, unlike a thread."""
 
@@ -109,6 +137,9 @@ class _LoopStdin(anyio.AsyncFile[str]):
                 continue
             self._eof = not chunk
             self._pending += self._decoder.decode(chunk, final=self._eof)
+            if self._eof:
+                logger.info("stdin closed: shutting down")
+                _exit_after_grace()
 
 
 @contextmanager
@@ -137,6 +168,7 @@ async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async for signum in signals:
             logger.info("%s received: shutting down", signal.Signals(signum).name)
+            _exit_after_grace()
             scope.cancel()
             return
 
@@ -149,13 +181,11 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
         if _watchable(0):
             with _claimed_stdin() as fd:
                 async with stdio_server(stdin=_LoopStdin(fd)) as (read_stream, write_stream):
-                    lowlevel = (
-                        server._lowlevel_server
-                    )  # the public run_stdio_async() hard-wires the thread reader
+                    # What run_stdio_async() does, with our reader: the public method hard-wires the thread one.
+                    lowlevel = server._lowlevel_server
                     await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
         else:
             await server.run_stdio_async()
-        logger.info("stdin closed: shutting down")
         tg.cancel_scope.cancel()
 
 
@@ -169,6 +199,7 @@ async def _stop_when_stdin_closes(http: uvicorn.Server) -> None:
         except BlockingIOError:
             continue
         logger.info("stdin closed: shutting down")
+        _exit_after_grace()
         http.should_exit = True
         return
 
@@ -182,6 +213,14 @@ def _ignore_signal(signum: int, frame: FrameType | None) -> None:
     """uvicorn handles SIGTERM/SIGINT while serving and re-raises them after; by then we are done."""
 
 
+class _HTTPServer(uvicorn.Server):
+    """uvicorn's server, with the shutdown bounded like the stdio one."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        _exit_after_grace()
+        super().handle_exit(sig, frame)
+
+
 async def _serve_http(server: MCPServer[Any], host: str, port: int, stateless: bool, verbosity: int) -> None:
     app = server.streamable_http_app(stateless_http=stateless, host=host)
     config = uvicorn.Config(
@@ -192,7 +231,7 @@ async def _serve_http(server: MCPServer[Any], host: str, port: int, stateless: b
         log_config=None,  # keep our stderr handler; do not let uvicorn install its own
         timeout_graceful_shutdown=HTTP_GRACEFUL_SHUTDOWN_SECONDS,
     )
-    http = uvicorn.Server(config)
+    http = _HTTPServer(config)
     async with anyio.create_task_group() as tg:
         if _is_pipe(0):
             tg.start_soon(_stop_when_stdin_closes, http)
