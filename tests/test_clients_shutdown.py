@@ -187,3 +187,41 @@ async def test_stdio_server_exits_zero_during_a_pdf_conversion(
             proc.kill()
             await proc.wait()
         await proc.aclose()
+
+
+async def test_http_server_exits_zero_during_a_pdf_conversion(replay: Replay, tmp_path: Path) -> None:
+    port = free_port()
+    env = child_environment(replay.papers_env(tmp_path / "home"))
+    cmd = [sys.executable, "-m", "papers_mcp", "--transport", "http", "--port", str(port), "-v"]
+    proc = await anyio.open_process(cmd, env=env)
+    converting = anyio.Event()
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        if message and "convert" in message:
+            converting.set()
+
+    async def call() -> None:
+        try:
+            async with Client(f"http://127.0.0.1:{port}/mcp", mode="legacy") as client:
+                await client.call_tool(
+                    "query-paper",
+                    {"arxivID": "arxiv:1311.2542", "level": "body"},
+                    progress_callback=on_progress,
+                )
+        except Exception:  # the server goes away under the call: that is the point
+            pass
+
+    try:
+        await wait_for_http(proc)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            with anyio.fail_after(300):
+                await converting.wait()
+            proc.send_signal(signal.SIGTERM)
+            assert await exit_status(proc) == 0
+            tg.cancel_scope.cancel()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await proc.aclose()
