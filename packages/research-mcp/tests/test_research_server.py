@@ -173,3 +173,12 @@ def test_a_bad_variable_stops_the_server_with_its_name() -> None:
     )
     assert out.returncode != 0
     assert "RESEARCH_MCP_FACT_CACHE_TTL" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_starting_the_server_imports_nothing_heavy() -> None:
+    code = (
+        "import sys; from research_mcp import build_server, Settings; build_server(Settings()); "
+        "print(sorted(m for m in ('spacy', 'thinc', 'tldextract', 'httpx') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]", "spaCy, tldextract and httpx load on first use, not at start-up"
