@@ -47,6 +47,9 @@ _CHUNK = 64 * 1024
 _PDF_MAGIC = b"%PDF-"
 _PDF_EOF = b"%%EOF"
 _TAIL = 2048
+_MAX_REDIRECTS = 5
+# Honour a server's Retry-After, but never sleep longer than this inside one tool call.
+_MAX_RETRY_AFTER_SECONDS = 30.0
 
 
 class RateGate:
@@ -74,6 +77,23 @@ class _MalformedFeed(Exception):
     """The API answered 200 with something that is not well-formed XML."""
 
 
+class _Unavailable(Exception):
+    """HTTP 429 or 503, with the server's Retry-After (seconds) when it sent one."""
+
+    def __init__(self, status: int, retry_after: float | None) -> None:
+        super().__init__(f"arXiv answered HTTP {status}")
+        self.status = status
+        self.retry_after = retry_after
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds (the HTTP-date form is rare from arXiv and is ignored)."""
+    try:
+        return max(0.0, float(value)) if value else None
+    except ValueError:
+        return None
+
+
 def _check_well_formed(content: bytes) -> None:
     """Reject a truncated or garbled feed that lxml's recovering parser would quietly half-read."""
     parser = expat.ParserCreate()
@@ -94,6 +114,7 @@ class _GatedSession(requests.Session):
 
     def __init__(self, gate: RateGate, timeout: float, check_feed: bool) -> None:
         super().__init__()
+        self.max_redirects = _MAX_REDIRECTS
         self._gate = gate
         self._timeout = timeout
         self._check_feed = check_feed
@@ -104,6 +125,9 @@ class _GatedSession(requests.Session):
             kwargs["timeout"] = self._timeout
         self._gate.wait()
         response = super().send(request, **kwargs)
+        if response.status_code in (429, 503):
+            response.close()
+            raise _Unavailable(response.status_code, _retry_after(response.headers.get("Retry-After")))
         if self._check_feed and response.status_code == 200:
             body = response.content
             if body.lstrip().startswith(b"Rate exceeded"):
@@ -158,6 +182,7 @@ class ArxivClient:
                 raise
             except (
                 _Throttled,
+                _Unavailable,
                 _MalformedFeed,
                 requests.Timeout,
                 requests.ConnectionError,
@@ -170,8 +195,14 @@ class ArxivClient:
                 failure = exc
             except arxiv.UnexpectedEmptyPageError as exc:
                 failure = exc
+            except requests.RequestException as exc:  # too many redirects, invalid URL, ...: not transient
+                raise ToolFailure(
+                    ErrorCode.RESOURCE_ERROR, f"the request to arXiv for {what} failed ({type(exc).__name__})"
+                ) from exc
             if index + 1 < tries:
                 delay = self._settings.retry_backoff_seconds * (2**index)
+                if isinstance(failure, _Unavailable) and failure.retry_after is not None:
+                    delay = max(delay, min(failure.retry_after, _MAX_RETRY_AFTER_SECONDS))
                 logger.warning("%s: %s; retry %d of %d in %.1f s", what, failure, index + 1, tries - 1, delay)
                 time.sleep(delay)
         raise self._final_failure(what, failure, tries) from failure
@@ -195,9 +226,11 @@ class ArxivClient:
                 ErrorCode.DATA_FORMAT_ERROR,
                 f"arXiv returned a malformed response for {what} ({tries} attempts); try again later",
             )
-        if isinstance(exc, _Throttled) or (isinstance(exc, arxiv.HTTPError) and exc.status == 429):
+        if isinstance(exc, _Throttled) or (
+            isinstance(exc, _Unavailable | arxiv.HTTPError) and exc.status == 429
+        ):
             reason = "arXiv is rate-limiting requests"
-        elif isinstance(exc, arxiv.HTTPError):
+        elif isinstance(exc, _Unavailable | arxiv.HTTPError):
             reason = f"arXiv is unavailable (HTTP {exc.status})"
         elif isinstance(exc, requests.Timeout):
             reason = f"arXiv did not answer within {self._settings.timeout_seconds:g} s"
