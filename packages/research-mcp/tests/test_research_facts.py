@@ -515,3 +515,21 @@ def test_a_month_without_a_year_is_still_a_period(nlp: Language) -> None:
     facts = facts_of(nlp, "Inflation in the euro area fell to 2.4% in November 2023 from 2.9% in October.")
     assert [(f["value"], f["period"]["key"]) for f in facts] == [("2.4%", "2023-11"), ("2.9%", "M10")]
     assert facts[1]["comparison"] == "prior" and facts[1]["entity"] == "Inflation in euro area"
+
+
+def test_markdown_tables_give_row_label_column_period_and_column_metric(nlp: Language) -> None:
+    table = "| Metric | 2023 | 2024 |\n|---|---|---|\n| Revenue | $5.2bn | $6.1bn |\n| Employees | 12,000 | 13,500 |"
+    facts = facts_of(nlp, table)
+    assert [(f["entity"], f["value"], f["period"]["key"]) for f in facts] == [
+        ("Revenue", "$5.2bn", "2023"),
+        ("Revenue", "$6.1bn", "2024"),
+        ("Employees", "12,000", "2023"),
+        ("Employees", "13,500", "2024"),
+    ]
+    (apple,) = facts_of(nlp, "| Company | Revenue |\n| Apple | $383bn |")
+    assert (apple["entity"], apple["attribute"], apple["numeric_value"]) == ("Apple", "revenue", 383e9)
+
+
+def test_tab_separated_label_and_value(nlp: Language) -> None:
+    facts = facts_of(nlp, "Revenue\t$5.2bn\nNet income\t$1.1bn")
+    assert [(f["entity"], f["value"]) for f in facts] == [("Revenue", "$5.2bn"), ("Net income", "$1.1bn")]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from .values import Period, Value, find_periods, find_values
+from .values import Period, Value, find_periods, find_values, parse_period_text
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -315,9 +315,54 @@ def _label(text: str, start: int, end: int, periods: list[Period]) -> str | None
             before = text[start:ps]  # a period between the label and the value
     m = _LABEL_RE.match(before)
     if m is None:
-        return None
-    name = m.group("label").strip()
+        cell = _previous_cell(text, start, before)
+        if cell is None:
+            return None
+        name = cell
+    else:
+        name = m.group("label").strip()
     if not name or re.search(r"\d", name) or len(name.split()) > 8:
+        return None
+    return name
+
+
+def _table_header(text: str, pos: int, line_start: int) -> str | None:
+    """The header of a value's column in a ``|`` table (``| Metric | 2023 | 2024 |``)."""
+    line_end = text.find("\n", pos)
+    line = text[line_start : line_end if line_end != -1 else len(text)]
+    if line.count("|") < 2:
+        return None
+    column = text.count("|", line_start, pos)
+    header = line
+    start = line_start
+    while start > 0:
+        prev_start = text.rfind("\n", 0, start - 1) + 1
+        prev = text[prev_start : start - 1]
+        if prev.count("|") < 2:
+            break
+        header, start = prev, prev_start
+    cells = header.split("|")
+    if header is line or column >= len(cells):
+        return None
+    return cells[column].strip() or None
+
+
+def _previous_cell(text: str, start: int, before: str) -> str | None:
+    """``| Revenue | $5.2bn |`` or ``Revenue<TAB>$5.2bn``: the table cell just before the value's cell."""
+    if before.strip():
+        tab = before.rfind("\t")
+        if tab == -1 or before[tab:].strip():
+            return None
+        cell = before[:tab]
+        cell = cell[cell.rfind("|") + 1 :] if "|" in cell else cell
+    else:
+        if start == 0 or text[start - 1] != "|":
+            return None
+        line_start = text.rfind("\n", 0, start - 1) + 1
+        cell = text[line_start : start - 1]
+        cell = cell[cell.rfind("|") + 1 :]
+    name = cell.strip(" \t-*•")
+    if not name or re.search(r"\d", name) or len(name.split()) > 6 or not re.search(r"[A-Za-z]", name):
         return None
     return name
 
@@ -805,7 +850,7 @@ def _fact(
     continuation = (
         gap is not None
         and previous is not None
-        and re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&)\s*", gap) is not None
+        and re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
         and v.low is None
     )
@@ -851,6 +896,18 @@ def _fact(
         ahead = _PRIOR_AHEAD_RE.search(text, v.end, w.seg_end)
         hi = ahead.start() if ahead else w.seg_end
         period = _choose_period(periods, w.seg_start, hi, v) or _choose_period(periods, w.line_start, hi, v)
+    if "|" in text[w.line_start : v.start]:
+        column = _table_header(text, v.start, text.rfind("\n", 0, v.start) + 1)
+        column_period = parse_period_text(column) if column else None
+        if period is None and column_period is not None:
+            period = column_period  # "| Metric | 2023 | 2024 |"
+        elif (
+            column
+            and column_period is None
+            and about.attribute is None
+            and re.fullmatch(r"[A-Za-z][\w &/().-]{0,40}", column)
+        ):
+            about = _About(about.entity, column.lower(), about.anchor)  # "| Company | Revenue |"
     before = text[w.sent.start_char : v.start]
     projection = _is_projection(w.span, text[w.seg_start : v.start], period)
     hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
