@@ -35,6 +35,8 @@ from research_mcp.urls import UrlError
         ("https://ieeexplore.ieee.org/document/1", "A", "publisher"),
         ("https://dl.acm.org/doi/10.1145/1", "A", "publisher"),
         ("https://journals.plos.org/plosone/article", "A", "publisher"),
+        ("https://www.nature.com/news/some-story", "C", "news"),  # journalism, not a journal article
+        ("https://blogs.nature.com/x", "C", "news"),
         ("https://arxiv.org/abs/1706.03762", "B", "preprint"),
         ("https://www.biorxiv.org/content/10.1101/x", "B", "preprint"),
         ("https://www.gartner.com/en/newsroom", "B", "industry"),

@@ -391,6 +391,8 @@ for _names, _category in (
     for _name in _names:
         KNOWN.setdefault(_name, _category)
 
+EDITORIAL_SECTIONS = {"news", "blog", "blogs", "opinion", "comment", "editorial", "careers", "podcast"}
+
 GRADES = {
     "academic": "A",
     "government": "A",
@@ -584,6 +586,16 @@ def _classify(parsed: ParsedUrl) -> tuple[_Verdict, str]:
 
 def _known_verdict(category: str, name: str, parsed: ParsedUrl) -> _Verdict:
     if category == "publisher":
+        first_label = parsed.host.split(".", 1)[0]
+        section = parsed.path.lower().lstrip("/").split("/", 1)[0]
+        if first_label in {"blog", "blogs", "news", "community"} or section in EDITORIAL_SECTIONS:
+            # blogs.nature.com, nature.com/news/...: the publisher's journalism, not its journals
+            return _Verdict(
+                "news",
+                f"editorial or news section of a publisher ({name}), not peer reviewed",
+                ("established_publisher", "editorial_content", "not_peer_reviewed"),
+                0.75,
+            )
         return _Verdict(
             "publisher",
             f"peer-reviewed publisher or journal ({name})",
