@@ -2,7 +2,7 @@
 
 Prints, for the 12 fixture papers, seconds per paper for both in the same process and the ratio
 of the totals (target <= 1.15: our checks, batching for progress and the section split may add at
-most 15% to the engine's own time). Then the peak RSS of converting the 60-page 1311.2542v3 in a
+most 15% to the engine's own time). Then the peak RSS (VmHWM) of converting the 60-page 1311.2542v3 in a
 fresh subprocess, against the same subprocess with the engine loaded but nothing converted.
 
 To keep ``make bench`` near three minutes on a 2-core machine, the timing pass converts the first
@@ -58,15 +58,27 @@ def bare(path: Path) -> object:
     return pymupdf4llm.to_markdown(str(path), **markdown_options())
 
 
+PROBE = """
+import resource, sys
+try:  # Linux: this process image's own high-water mark, reset at exec
+    with open("/proc/self/status") as status:
+        kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+except OSError:  # elsewhere: getrusage, which on Linux would also count the parent's pages at fork
+    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+sys.stdout.write(str(kib))
+"""
+
+
 def peak_rss_mib(code: str) -> float:
     """Peak RSS of a fresh interpreter running ``code``, read by the child itself at exit.
 
-    The child's own RUSAGE_SELF high-water mark equals what RUSAGE_CHILDREN would report for it,
-    without the parent's max-over-all-children masking a smaller second measurement.
+    ``getrusage(RUSAGE_SELF/RUSAGE_CHILDREN).ru_maxrss`` is not used on Linux: it keeps the high-water
+    mark inherited across fork+exec, so every child would report at least this (large) bench process.
     """
-    probe = f"{code}\nimport resource, sys\nsys.stdout.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))"
-    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
-    return int(out.stdout.strip().splitlines()[-1]) / 1024  # Linux reports KiB
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{PROBE}"], check=True, capture_output=True, text=True
+    )
+    return int(out.stdout.strip().splitlines()[-1]) / 1024
 
 
 def main() -> int:
