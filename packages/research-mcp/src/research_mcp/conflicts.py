@@ -373,8 +373,8 @@ def _explain_numeric(items: list[_Parsed], low: float, high: float) -> str:
     if (low == 0.0) != (high == 0.0):
         reasons.append("one source reports zero; the difference is taken relative to the non-zero value")
     if 0 < low < high and math.isfinite(high):
-        ratio = math.log10(high / low)
-        if ratio > 2.5 and abs(ratio - round(ratio / 3) * 3) < 0.05:
+        ratio = math.log10(high / low) if high / low < math.inf else math.inf
+        if 2.5 < ratio < 13 and abs(ratio - round(ratio / 3) * 3) < 0.05:
             reasons.append(
                 "the figures differ by a factor of about 1,000: a scale mix-up (thousand/million/billion) is likely"
             )

@@ -872,8 +872,8 @@ def _fact(
     else:
         about, counted = _about(w, periods, last_entity, chunks)
         prior = prior and about is not None and bool(v.extras.get("prior"))
-    if about is None:
-        return None, 0.0
+    if about is None or not re.search(r"[^\W\d_]", about.entity):
+        return None, 0.0  # nothing, or nothing with a letter in it, owns the value
     metric = _METRIC_AFTER_RE.match(text[v.end : w.seg_end])
     if metric and about.anchor not in ("prior", "apposition"):
         about = _About(about.entity, metric.group(1).lower(), about.anchor)
