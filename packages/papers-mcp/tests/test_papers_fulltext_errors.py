@@ -142,3 +142,18 @@ def test_fulltext_imports_without_pymupdf() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "[]", f"pymupdf was imported at module level: {out.stdout.strip()}"
+
+
+@pytest.mark.slow
+def test_owner_password_only_pdf_is_still_read(tmp_path: Path, real_pdf: Path) -> None:
+    # "Copy protection" (an owner password, no user password) does not stop reading.
+    import pymupdf
+
+    path = tmp_path / "protected.pdf"
+    with pymupdf.open(real_pdf) as doc:
+        doc.save(
+            path, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner", permissions=pymupdf.PDF_PERM_PRINT
+        )
+    paper = extract_paper_text(path)
+    # p1 of 1608.03417v1, section 1, first sentence.
+    assert "Monitoring birds by their sound" in paper.body, "p1 §1 first sentence"

@@ -92,8 +92,9 @@ def convert_pdf(pdf_path: Path, progress: Callable[[int, int], None] | None = No
     except (pymupdf.FileDataError, pymupdf.EmptyFileError, RuntimeError, ValueError) as exc:
         raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is not a readable PDF") from exc
     with doc:
-        if doc.needs_pass or doc.is_encrypted:
-            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is encrypted")
+        # Only a user password blocks reading; owner-password "copy protection" MuPDF opens as usual.
+        if doc.needs_pass:
+            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is encrypted (a password is required)")
         total = int(doc.page_count)
         if total == 0:
             raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} has no pages")
