@@ -248,3 +248,17 @@ def test_more_negations_and_hearsay_give_no_edge(nlp: Language, text: str) -> No
 
 def test_backed_by_is_an_investment(nlp: Language) -> None:
     assert ("Google", "invests_in", "Anthropic") in edges(run(nlp, "Anthropic was backed by Google."))
+
+
+def test_appositive_becomes_the_description(nlp: Language) -> None:
+    entities = {
+        e["name"]: e for e in run(nlp, "OpenAI, a San Francisco start-up, released GPT-4.")["entities"]
+    }
+    assert entities["OpenAI"]["description"] == "a San Francisco start-up"
+    assert run(nlp, "Microsoft invested in OpenAI.")["entities"][0]["description"] is None
+
+
+def test_business_words_and_known_bodies_set_the_type(nlp: Language) -> None:
+    result = names(run(nlp, "Microsoft invested in Mistral AI. The World Bank lent money to Kenya."))
+    assert result.get("Mistral AI") == "company" and "AI" not in result, "'AI' here is part of a company name"
+    assert result.get("World Bank") == "organization"

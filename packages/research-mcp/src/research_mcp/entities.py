@@ -716,6 +716,19 @@ def _key(text: str) -> str:
     return " ".join(words)
 
 
+COMPANY_WORDS = {
+    "ai", "labs", "technologies", "systems", "software", "robotics", "therapeutics", "pharmaceuticals",
+    "biosciences", "networks", "capital", "ventures", "motors", "semiconductor", "semiconductors",
+    "computing", "airlines", "bank", "insurance", "electronics", "telecom", "automotive", "studios",
+}  # fmt: skip
+
+
+def _company_word(text: str) -> bool:
+    """ "Mistral AI", "Scale AI", "Boston Dynamics Robotics": a multiword name ending in a business word."""
+    words = text.split()
+    return len(words) >= 2 and words[-1].lower() in COMPANY_WORDS and words[0][:1].isupper()
+
+
 def _has_legal_suffix(text: str) -> bool:
     words = re.sub(r"[^\w\s&-]", " ", text.lower()).split()
     return len(words) > 1 and words[-1] in LEGAL_SUFFIXES
@@ -723,10 +736,10 @@ def _has_legal_suffix(text: str) -> bool:
 
 def _org_type(text: str) -> tuple[str, bool]:
     key = _key(text)
-    if key in KNOWN_COMPANIES or _has_legal_suffix(text):
-        return "company", True
     if key in KNOWN_ORGANIZATIONS:
         return "organization", True
+    if key in KNOWN_COMPANIES or _has_legal_suffix(text) or _company_word(text):
+        return "company", True
     words = set(re.sub(r"[^\w\s]", " ", text.lower()).split())
     if words & INSTITUTION_WORDS:
         return "organization", True
@@ -770,7 +783,7 @@ def _ner_mentions(doc: Doc) -> tuple[list[_Mention], list[_Mention]]:
             doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
         strong = False
         etype = base
-        if ent.label_ == "ORG" or key in KNOWN_COMPANIES:
+        if ent.label_ == "ORG" or key in KNOWN_COMPANIES or (ent.label_ != "PERSON" and _company_word(text)):
             etype, strong = _org_type(text)
         if key in KNOWN_PRODUCTS:
             etype, strong = "product", True
@@ -797,6 +810,14 @@ def _tech_mentions(doc: Doc, taken: set[int]) -> list[_Mention]:
         span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
         if span is None or any(i in taken for i in range(span.start, span.end)):
             continue
+        before = doc[span.start - 1] if span.start > 0 else None
+        if (
+            surface in _ACRONYM_TERMS
+            and before is not None
+            and before.pos_ == "PROPN"
+            and before.text[:1].isupper()
+        ):
+            continue  # "Mistral AI", "Scale AI": part of a name, not the technology
         lowered = surface.lower()
         canonical = _TECH_CANONICAL.get(lowered)
         if canonical is None:
@@ -1272,6 +1293,21 @@ def _role_type(m: _Mention, role: str) -> str:
     return m.type
 
 
+def _description(doc: Doc, original: str, mentions: list[_Mention]) -> str | None:
+    """The first appositive noun phrase about the entity ("OpenAI, a San Francisco start-up, ...")."""
+    for m in sorted(mentions, key=lambda x: x.start):
+        head = doc[m.end - 1]
+        for child in head.children:
+            if child.dep_ == "appos" and child.pos_ == "NOUN" and child.i >= m.end:
+                tokens = [t for t in child.subtree if not (t.is_punct and t.text in {",", ";", "("})]
+                if not tokens or len(tokens) > 12:
+                    continue
+                text = original[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)].strip(" ,;()")
+                if text:
+                    return text
+    return None
+
+
 def _canonical(mentions: list[_Mention], etype: str) -> str:
     texts = [m.text for m in mentions]
     if etype == "person":
@@ -1327,7 +1363,7 @@ def extract_entities(
                 "name": name,
                 "type": etype,
                 "aliases": aliases,
-                "description": None,
+                "description": _description(doc, original, group.mentions),
                 "mentions": len(group.mentions),
                 "confidence": round(
                     0.6 + 0.3 * ner_share + (0.05 if any(m.strong_type for m in group.mentions) else 0), 2
