@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -396,7 +397,8 @@ def test_plural_product_names_are_counted(nlp: Language) -> None:
 
 _PIECES = st.sampled_from(
     ["$", "€", "£", "US$", "5", "22.4", "1,200", "bn", "m", "million", "%", " percentage points", "Q3", "FY", "2024",
-     " ", "\n", "|", ";", ":", "-", "to", "from", "between", "and", "Revenue", "rose", "the market", "(", ")", "é", "\u200b"]
+     " ", "\n", "|", ";", ":", "-", "to", "from", "between", "and", "Revenue", "rose", "the market", "(", ")", "é", "\u200b",
+     "9" * 400]
 )  # fmt: skip
 
 
@@ -404,6 +406,7 @@ _PIECES = st.sampled_from(
 @given(st.lists(st.one_of(_PIECES, st.text(max_size=6)), max_size=40).map("".join))
 def test_any_text_gives_well_formed_facts(nlp: Language, text: str) -> None:
     result = extract_from_doc(nlp(text))
+    json.dumps(result, allow_nan=False)  # the result must be valid JSON: no inf, no nan
     assert result["metadata"]["total_facts"] == len(result["facts"])
     assert 0.0 <= result["extraction_quality"] <= 10.0
     for f in result["facts"]:

@@ -427,17 +427,20 @@ def _numeric_conflict(items: list[_Parsed], threshold: float) -> dict[str, Any] 
         return None
     kind = items[0].kind
     severity = _severity(diff, low, high, kind)
+    explanation = _explain_numeric(items, low, high)
+    if not math.isfinite(diff):
+        explanation = f"The values are too far apart to express as a percentage; {explanation[0].lower()}{explanation[1:]}"
     out = _conflict(
         items,
         "numerical",
         severity,
-        round(diff, 1),
-        _explain_numeric(items, low, high),
+        round(diff, 1) if math.isfinite(diff) else None,
+        explanation,
         value_kind=kind,
         currency=next((p.currency for p in items if p.currency), None),
         normalized_values=[p.number for p in items],
     )
-    if kind in ("percentage", "percentage_points"):
+    if kind in ("percentage", "percentage_points") and math.isfinite(high - low):
         out["difference_points"] = round(high - low, 4)
     return out
 

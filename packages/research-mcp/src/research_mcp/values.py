@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import calendar
+import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -324,6 +325,8 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
             low = -low
         if high < low:
             return None  # "10-5" is not a range we trust
+    if not math.isfinite(value) or (high is not None and not math.isfinite(high)):
+        return None  # "1" followed by 400 digits is not a quantity anyone reported
     if negative:
         value = -value
     points = m.group("points") if scale_raw is None or scale is not None else None
