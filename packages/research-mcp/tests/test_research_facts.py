@@ -536,3 +536,36 @@ def test_markdown_tables_give_row_label_column_period_and_column_metric(nlp: Lan
 def test_tab_separated_label_and_value(nlp: Language) -> None:
     facts = facts_of(nlp, "Revenue\t$5.2bn\nNet income\t$1.1bn")
     assert [(f["entity"], f["value"]) for f in facts] == [("Revenue", "$5.2bn"), ("Net income", "$1.1bn")]
+
+
+def test_a_news_paragraph(nlp: Language) -> None:
+    text = (
+        "Alphabet reported third-quarter revenue of $88.3 billion, up 15% from a year earlier, as cloud sales "
+        "jumped 35% to $11.4 billion. Its shares, which have gained 20% this year, rose 3% in after-hours trading."
+    )
+    facts = facts_of(nlp, text)
+    assert [(f["entity"], f["attribute"], f["value"]) for f in facts] == [
+        ("Alphabet revenue", "value", "$88.3 billion"),
+        ("Alphabet revenue", "growth", "15%"),
+        ("cloud sales", "growth", "35%"),
+        ("cloud sales", "value", "$11.4 billion"),
+        ("shares", "growth", "20%"),
+        ("shares", "growth", "3%"),
+    ]
+    assert facts[0]["period"]["key"] == "Q3", "third-quarter is the period, not part of the entity"
+
+
+def test_a_forecast_baseline_in_the_past_is_not_a_projection(nlp: Language) -> None:
+    text = "The global semiconductor market is expected to grow from $527 billion in 2023 to $1 trillion by 2030."
+    base, target = facts_of(nlp, text)
+    assert (base["value"], base["is_projection"], base["period"]["key"]) == ("$527 billion", False, "2023")
+    assert (target["value"], target["is_projection"], target["period"]["key"]) == (
+        "$1 trillion",
+        True,
+        "2030",
+    )
+
+
+def test_a_share_of_a_metric_keeps_share_in_the_attribute(nlp: Language) -> None:
+    (fact,) = facts_of(nlp, "Memory chips accounted for roughly 25% of sales.")
+    assert (fact["entity"], fact["attribute"]) == ("Memory chips", "share of sales")

@@ -156,6 +156,18 @@ def _str_or_none(x: Any) -> str | None:
 # ----------------------------------------------------------------------------- phrases
 
 
+def _dated_run(t: Token) -> bool:
+    """Whether ``t`` is in a DATE entity that names a numbered period ("third-quarter"), not "monthly"."""
+    doc = t.doc
+    i = t.i
+    while i > 0 and doc[i].ent_iob_ == "I" and doc[i - 1].ent_type_ == "DATE":
+        i -= 1
+    j = t.i
+    while j + 1 < len(doc) and doc[j + 1].ent_iob_ == "I":
+        j += 1
+    return any(x.like_num for x in doc[i : j + 1])
+
+
 def _clean_phrase(tokens: list[Token]) -> str:
     words: list[str] = []
     for t in tokens:
@@ -163,6 +175,8 @@ def _clean_phrase(tokens: list[Token]) -> str:
             continue
         if t.lower_ in ("'s", "’s") or (t.dep_ == "poss" and t.pos_ == "PRON"):
             continue
+        if t.ent_type_ == "DATE" and _dated_run(t):
+            continue  # "third-quarter revenue": the quarter is the fact's period, not part of its entity
         words.append(t.text)
     return re.sub(r"\s*-\s*", "-", " ".join(words)).strip(" -")
 
@@ -204,6 +218,8 @@ def _subject_of(verb: Token) -> Token | None:
     for _ in range(6):
         for c in v.children:
             if c.dep_ in ("nsubj", "nsubjpass", "csubj"):
+                if c.tag_ in ("WDT", "WP") and v.dep_ == "relcl" and v.head.pos_ in ("NOUN", "PROPN"):
+                    return v.head  # "Its shares, which have gained 20%": the shares
                 return c
         if v.dep_ in ("conj", "xcomp", "ccomp", "advcl", "pcomp") and v.head is not v:
             v = v.head
@@ -875,7 +891,11 @@ def _fact(
     if about is None or not re.search(r"[^\W\d_]", about.entity):
         return None, 0.0  # nothing, or nothing with a letter in it, owns the value
     metric = _METRIC_AFTER_RE.match(text[v.end : w.seg_end])
-    if metric and about.anchor not in ("prior", "apposition"):
+    if (
+        metric
+        and about.anchor not in ("prior", "apposition")
+        and not (about.attribute or "").startswith("share")
+    ):
         about = _About(about.entity, metric.group(1).lower(), about.anchor)
     kind = v.kind
     if kind == "number" and counted and counted.lower() in _TIME_NOUNS:
@@ -910,6 +930,14 @@ def _fact(
             about = _About(about.entity, column.lower(), about.anchor)  # "| Company | Revenue |"
     before = text[w.sent.start_char : v.start]
     projection = _is_projection(w.span, text[w.seg_start : v.start], period)
+    if (
+        projection
+        and period is not None
+        and not period.target
+        and (period.year or 9999) < date.today().year
+        and re.search(r"\bfrom\s*$", text[max(w.seg_start, v.start - 8) : v.start])
+    ):
+        projection = False  # "expected to grow from $527 billion in 2023": the baseline already happened
     hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
     direction = _direction(w.span, text, w.seg_start)
     if direction is None and text[max(0, v.start - 2) : v.start].strip().endswith("+"):
