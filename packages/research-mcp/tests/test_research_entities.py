@@ -262,3 +262,27 @@ def test_business_words_and_known_bodies_set_the_type(nlp: Language) -> None:
     result = names(run(nlp, "Microsoft invested in Mistral AI. The World Bank lent money to Kenya."))
     assert result.get("Mistral AI") == "company" and "AI" not in result, "'AI' here is part of a company name"
     assert result.get("World Bank") == "organization"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("YouTube is a subsidiary of Google.", ("Google", "owns", "YouTube")),
+        ("Sam Altman, a co-founder of OpenAI, spoke.", ("OpenAI", "founded_by", "Sam Altman")),
+        ("AMD is a rival of Intel.", ("AMD", "competes_with", "Intel")),
+        ("Nvidia formed a partnership with Foxconn.", ("Nvidia", "partners_with", "Foxconn")),
+        ("Microsoft and OpenAI announced a partnership.", ("Microsoft", "partners_with", "OpenAI")),
+    ],
+)
+def test_copula_appositive_and_partnership_nouns(
+    nlp: Language, text: str, expected: tuple[str, str, str]
+) -> None:
+    result = extract_entities(nlp(prepare_text(text)), None, True, source_text=text)
+    assert expected in edges(result), f"{text!r} states {expected}"
+
+
+@pytest.mark.parametrize(
+    "text", ["Instagram is not a subsidiary of Apple.", "Apple and Google did not announce a partnership."]
+)
+def test_negated_role_nouns_give_no_edge(nlp: Language, text: str) -> None:
+    assert run(nlp, text)["edges"] == []

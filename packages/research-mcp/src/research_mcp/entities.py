@@ -511,6 +511,29 @@ VERB_RELATIONS: dict[str, tuple[str, frozenset[str]]] = {
     "deploy": ("uses", frozenset({"dobj"})),
 }
 SYMMETRIC = {"partners_with", "competes_with", "merges_with"}
+PARTNERSHIP_VERBS = {
+    "announce", "form", "sign", "enter", "forge", "strike", "establish", "launch", "expand", "extend",
+    "deepen", "renew", "create", "have", "build", "seal",
+}  # fmt: skip
+# "YouTube is a subsidiary of Google", "Sam Altman, a cofounder of OpenAI": noun -> (relation, prepositions,
+# whether the holder of the noun is the relation's target rather than its source)
+ROLE_NOUNS: dict[str, tuple[str, frozenset[str], bool]] = {
+    "subsidiary": ("owns", frozenset({"of"}), True),
+    "unit": ("owns", frozenset({"of"}), True),
+    "division": ("owns", frozenset({"of"}), True),
+    "parent": ("owns", frozenset({"of"}), False),
+    "owner": ("owns", frozenset({"of"}), False),
+    "competitor": ("competes_with", frozenset({"of", "to"}), False),
+    "rival": ("competes_with", frozenset({"of", "to"}), False),
+    "investor": ("invests_in", frozenset({"in"}), False),
+    "backer": ("invests_in", frozenset({"of"}), False),
+    "founder": ("founded_by", frozenset({"of"}), True),
+    "cofounder": ("founded_by", frozenset({"of"}), True),
+    "partner": ("partners_with", frozenset({"of", "with"}), False),
+    "acquirer": ("acquires", frozenset({"of"}), False),
+    "developer": ("develops", frozenset({"of"}), False),
+    "maker": ("develops", frozenset({"of"}), False),
+}
 STAKE_NOUNS = {"stake", "share", "interest", "holding", "position"}
 # noun -> (relation, preposition introducing the target)
 NOMINAL_RELATIONS = {
@@ -520,6 +543,8 @@ NOMINAL_RELATIONS = {
     "buyout": ("acquires", "of"),
     "investment": ("invests_in", "in"),
     "partnership": ("partners_with", "with"),
+    "collaboration": ("partners_with", "with"),
+    "alliance": ("partners_with", "with"),
     "merger": ("merges_with", "with"),
 }
 # "the proposed acquisition of ...", or a head verb that says it did not happen
@@ -651,6 +676,7 @@ BASE_CONFIDENCE = {
     "reciprocal_subjects": 0.7,
     "agreed_to": 0.55,
     "nominal": 0.6,
+    "role_noun": 0.7,
     "stake_in": 0.8,
 }
 
@@ -1102,6 +1128,9 @@ def _relations(index: _Index, sent: Span) -> list[_Edge]:
         if verb.pos_ == "NOUN" and verb.lemma_.lower() in NOMINAL_RELATIONS:
             edges.extend(_nominal(index, verb, sent))
             continue
+        if verb.pos_ == "NOUN" and verb.dep_ in {"attr", "appos"} and verb.lemma_.lower() in ROLE_NOUNS:
+            edges.extend(_role_noun(index, verb, sent))
+            continue
         if verb.pos_ not in {"VERB", "NOUN", "AUX"}:
             continue
         spec = VERB_RELATIONS.get(_lemma(verb))
@@ -1177,12 +1206,32 @@ def _nominal(index: _Index, noun: Token, sent: Span) -> list[_Edge]:
     if any(c.dep_ in {"amod", "compound"} and c.lower_ in NOMINAL_DOUBT for c in noun.children):
         return []
     head = noun.head
+    verb_subjects: list[tuple[Token, bool]] = []
     if noun.dep_ in {"nsubj", "nsubjpass", "dobj", "pobj"}:
         verb = head if noun.dep_ != "pobj" else head.head
-        if verb.lemma_.lower() in NOMINAL_DOUBT_HEADS or _is_negated(verb) or _hedged(verb):
+        partnering = relation in {"partners_with", "merges_with"} and verb.lemma_.lower() in PARTNERSHIP_VERBS
+        if not partnering and verb.lemma_.lower() in NOMINAL_DOUBT_HEADS:
             return []
-        if _verb_context(verb) is None and verb.pos_ in {"VERB", "AUX"}:
+        if _is_negated(verb) or _hedged(verb):
             return []
+        context = _verb_context(verb) if verb.pos_ in {"VERB", "AUX"} else None
+        if context is None and verb.pos_ in {"VERB", "AUX"}:
+            return []
+        if partnering and context is not None and noun.dep_ in {"dobj", "pobj"}:
+            # "Nvidia formed a partnership with Foxconn", "Microsoft and OpenAI announced a partnership"
+            verb_subjects = _subjects(context[0], verb, {"nsubj"})
+    if verb_subjects:
+        targets = _prep_objects(noun, [prep])
+        out: list[_Edge] = []
+        if targets:
+            pairs = [(s, sc, t, tc) for s, sc in verb_subjects for t, tc in targets]
+        else:
+            pairs = [(verb_subjects[0][0], False, o, False) for o, _ in verb_subjects[1:]]
+        for a, ac, t, tc in pairs:
+            edge = _edge(index, a, t, relation, "nominal", sent, -0.05 * (ac + tc), None)
+            if edge is not None:
+                out.append(edge)
+        return out
     agents = [c for c in noun.children if c.dep_ == "poss"]
     agents += [
         p
@@ -1199,6 +1248,37 @@ def _nominal(index: _Index, noun: Token, sent: Span) -> list[_Edge]:
                 edge = _edge(index, a, t, relation, "nominal", sent, -0.05 * (ac + tc), None)
                 if edge is not None:
                     out.append(edge)
+    return out
+
+
+def _role_noun(index: _Index, noun: Token, sent: Span) -> list[_Edge]:
+    """ "YouTube is a subsidiary of Google" (copula) and "Sam Altman, a cofounder of OpenAI" (appositive)."""
+    relation, preps, holder_is_target = ROLE_NOUNS[noun.lemma_.lower()]
+    if any(
+        c.dep_ in {"amod", "compound"} and c.lower_ in NOMINAL_DOUBT | {"former", "ex", "would-be"}
+        for c in noun.children
+    ):
+        return []
+    holders: list[tuple[Token, bool]] = []
+    if noun.dep_ == "attr" and noun.head.pos_ in {"AUX", "VERB"} and noun.head.lemma_ == "be":
+        copula = noun.head
+        if _verb_context(copula) is None:
+            return []
+        holders = [s for c in copula.children if c.dep_ == "nsubj" for s in _expand_conj(c)]
+    elif noun.dep_ == "appos":
+        holders = [(noun.head, False)]
+    if not holders:
+        return []
+    others = _prep_objects(noun, preps)
+    out: list[_Edge] = []
+    for h, hc in holders:
+        for o, oc in others:
+            src, dst = (o, h) if holder_is_target else (h, o)
+            if relation in REVERSED:
+                src, dst = dst, src  # _edge turns founded_by around again
+            edge = _edge(index, src, dst, relation, "role_noun", sent, -0.05 * (hc + oc), None)
+            if edge is not None:
+                out.append(edge)
     return out
 
 
