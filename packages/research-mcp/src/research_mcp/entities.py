@@ -1241,14 +1241,14 @@ def _nominal(index: _Index, noun: Token, sent: Span) -> list[_Edge]:
         if p.dep_ == "pobj"
     ]
     targets = _prep_objects(noun, [prep])
-    out: list[_Edge] = []
+    found: list[_Edge] = []
     for agent in agents:
         for a, ac in _expand_conj(agent):
             for t, tc in targets:
                 edge = _edge(index, a, t, relation, "nominal", sent, -0.05 * (ac + tc), None)
                 if edge is not None:
-                    out.append(edge)
-    return out
+                    found.append(edge)
+    return found
 
 
 def _role_noun(index: _Index, noun: Token, sent: Span) -> list[_Edge]:
