@@ -72,6 +72,7 @@ def test_grades_follow_the_registered_domain(url: str, grade: str, category: str
         "https://harvard.edu-research.org/",
         "https://nasa-gov.org/",
         "https://arxiv.com/abs/1706.03762",  # a trusted name under another suffix
+        "https://paypal.com.secure-login.net/",  # a whole domain worn as a subdomain
     ],
 )
 def test_look_alike_domains_are_e(url: str) -> None:

@@ -499,6 +499,10 @@ def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, su
         parts = tail.split(".")
         if len(parts) >= 2 and parts[-1] in {"edu", "gov", "mil", "int"}:
             return f"{host} only contains {tail!r} as a subdomain of {registered}"
+        inner = _extractor()(tail)
+        if len(parts) >= 2 and inner.domain and inner.suffix and len(inner.domain) >= 3:
+            # paypal.com.secure-login.net: a whole domain name worn as a subdomain
+            return f"{host} wears the domain name {tail!r} as a subdomain of {registered}"
     if domain_label.startswith("xn--") or any(label.startswith("xn--") for label in sub_labels):
         return f"{host} uses a punycode (internationalised) name that can imitate another domain"
     for label, known in _known_by_label().items():
