@@ -240,9 +240,15 @@ def claim_terms(claim: str) -> tuple[list[str], list[str]]:
     return numbers, names
 
 
-def check_accuracy(claim: str, page: str) -> dict[str, Any]:
-    """Which of the claim's numbers and names occur in the page (case-insensitive for names)."""
+def check_accuracy(claim: str, page: str, entities: Sequence[str] | None = None) -> dict[str, Any]:
+    """Which of the claim's numbers and names occur in the page (case-insensitive for names).
+
+    ``entities`` are the claim's named entities from the NER when the caller has them; else the
+    claim's capitalised names stand in.
+    """
     numbers, names = claim_terms(claim)
+    if entities:
+        names = list(dict.fromkeys(entities))
     page_lower = page.lower()
     page_numbers = {m.group(0) for m in NUMBER_RE.finditer(page)}
     page_numbers |= {n.replace(",", "") for n in page_numbers}
@@ -268,6 +274,7 @@ async def _network_checks(
     verify_urls: bool,
     want_accuracy: bool,
     limiter: anyio.Semaphore,
+    entities: Sequence[str] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from .fetch import fetch_url  # httpx is needed only when a caller asks for network checks
 
@@ -290,7 +297,7 @@ async def _network_checks(
         )
     if want_accuracy:
         if fetched.reachable:
-            result = check_accuracy(c.claim, _page_text(fetched.body, fetched.content_type))
+            result = check_accuracy(c.claim, _page_text(fetched.body, fetched.content_type), entities)
             result["page_truncated"] = fetched.truncated
             details["accuracy"] = result
             if result["supported"] is False:
@@ -320,8 +327,13 @@ async def validate_citations(
     verify_urls: bool = False,
     check_accuracy: bool = False,
     today: date | None = None,
+    claim_entities: Sequence[Sequence[str]] | None = None,
 ) -> dict[str, Any]:
-    """seed 004's citation-validate result, plus a per-citation breakdown under ``citations``."""
+    """seed 004's citation-validate result, plus a per-citation breakdown under ``citations``.
+
+    ``claim_entities[i]`` are the named entities of citation ``i``'s claim (from spaCy), used by
+    ``check_accuracy``.
+    """
     per: list[dict[str, Any]] = []
     issues: list[dict[str, Any]] = []
     distribution = {"A": 0, "B": 0, "C": 0, "D": 0, "E": 0}
@@ -339,7 +351,8 @@ async def validate_citations(
         limiter = anyio.Semaphore(CONCURRENT_FETCHES)
 
         async def run(i: int, c: CitationIn) -> None:
-            network[i] = await _network_checks(i, c, settings, verify_urls, check_accuracy, limiter)
+            names = claim_entities[i] if claim_entities is not None else None
+            network[i] = await _network_checks(i, c, settings, verify_urls, check_accuracy, limiter, names)
 
         async with anyio.create_task_group() as tg:
             for i, c in enumerate(citations):

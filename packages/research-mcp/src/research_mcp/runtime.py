@@ -45,6 +45,8 @@ SOURCE_TYPE_SYNONYMS = {
 }  # fmt: skip
 """Other words callers use for the seed's five source types ("" means no claim)."""
 
+CLAIM_ENTITY_LABELS = {"ORG", "PERSON", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "NORP", "WORK_OF_ART", "LAW"}
+
 PIPE_CHUNK = 32
 """Texts per ``nlp.pipe`` call in a batch: big enough for spaCy's batching, small enough for progress."""
 
@@ -235,8 +237,13 @@ class Runtime:
             )
 
         async def compute() -> dict[str, Any]:
+            entities = await self.claim_entities([c.claim for c in citations]) if check_accuracy else None
             return await validate_citations(
-                citations, self.settings, verify_urls=verify_urls, check_accuracy=check_accuracy
+                citations,
+                self.settings,
+                verify_urls=verify_urls,
+                check_accuracy=check_accuracy,
+                claim_entities=entities,
             )
 
         key = cache_key(
@@ -246,6 +253,14 @@ class Runtime:
             check_accuracy=check_accuracy,
         )
         return await self._cached("citationCache", key, compute, use_cache)
+
+    async def claim_entities(self, claims: Sequence[str]) -> list[list[str]]:
+        """The named entities of each claim (one ``nlp.pipe`` pass), for check_accuracy."""
+        docs = await self.parse(claims)
+        return [
+            [ent.text.strip() for ent in doc.ents if ent.label_ in CLAIM_ENTITY_LABELS and ent.text.strip()]
+            for doc in docs
+        ]
 
     # ------------------------------------------------------------------ conflict-detect
 
