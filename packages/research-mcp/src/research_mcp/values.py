@@ -421,6 +421,9 @@ def _merge_ranges(values: list[Value], text: str) -> list[Value]:
         v = values[i]
         if i + 1 < len(values):
             w = values[i + 1]
+            if w.start == v.end and text[w.start : w.start + 1] in ("-", "–", "—") and w.numeric_value < 0:
+                # "5%-7%": the dash joins two values, it is not a minus sign
+                w.numeric_value, w.start, w.text = -w.numeric_value, w.start + 1, w.text[1:].lstrip()
             gap = text[v.end : w.start]
             window = max(0, v.start - 30)
             lead = _RANGE_LEAD_RE.search(text[window : v.start])
