@@ -85,7 +85,7 @@ def test_labels_identifiers_and_references_are_not_values() -> None:
         ("A rate of 10–12%.", 10.0, 12.0, "percentage"),
         ("It will cost $5bn-$6bn.", 5e9, 6e9, "currency"),
         ("Growth of 5%-7% a year.", 5.0, 7.0, "percentage"),
-        ("It moved from -5% to -3%.", -5.0, -3.0, "percentage"),
+        ("Estimates range from -5% to -3%.", -5.0, -3.0, "percentage"),
         ("Between 5 and 7 million units.", 5e6, 7e6, "number"),
     ],
 )
