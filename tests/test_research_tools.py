@@ -451,12 +451,3 @@ async def test_missing_model_is_a_configuration_error_over_mcp(tmp_path: Path) -
             ]
             == "A"
         )
-
-
-async def test_single_calls_say_when_they_come_from_the_cache(research: Client) -> None:
-    args = {"text": "Oracle acquired Cerner in 2022 for $28 billion."}
-    await research.call_tool("cache-clear", {})
-    for tool in ("fact-extract", "entity-extract"):
-        first = data(await research.call_tool(tool, args))
-        second = data(await research.call_tool(tool, args))
-        assert (first["metadata"]["cache_hit"], second["metadata"]["cache_hit"]) == (False, True)

@@ -90,11 +90,6 @@ hitRate, maxSize, ttlSeconds}.\
 CACHE_CLEAR = 'Clear all tool caches. Output: {"success": true, "message": "All caches cleared"}.'
 
 
-def with_cache_flag(value: dict[str, Any], cache_hit: bool) -> dict[str, Any]:
-    """The result with ``metadata.cache_hit`` (a copy: the cached value is shared)."""
-    return {**value, "metadata": {**value.get("metadata", {}), "cache_hit": cache_hit}}
-
-
 def build_server(settings: Settings) -> GuardedMCPServer:
     """A fresh server with its own caches; the spaCy model is loaded on first use."""
     server = GuardedMCPServer("research-mcp", version=version("research-mcp"), instructions=INSTRUCTIONS)
@@ -112,7 +107,7 @@ def build_server(settings: Settings) -> GuardedMCPServer:
     ) -> Annotated[CallToolResult, FactExtractResult]:
         meta = source_metadata.model_dump(exclude_none=True) if source_metadata else None
         found = await rt.fact_extract(text, source_url, meta)
-        return as_result(with_cache_flag(found.value, found.cache_hit))
+        return as_result(found.value)
 
     @server.tool(name="entity-extract", description=ENTITY_EXTRACT, annotations=LOCAL_READ_ONLY)
     async def entity_extract(
@@ -128,7 +123,7 @@ def build_server(settings: Settings) -> GuardedMCPServer:
         extract_relations: Annotated[bool, Field(description="Also return relation edges.")] = True,
     ) -> Annotated[CallToolResult, EntityExtractResult]:
         found = await rt.entity_extract(text, entity_types, extract_relations)
-        return as_result(with_cache_flag(found.value, found.cache_hit))
+        return as_result(found.value)
 
     @server.tool(name="citation-validate", description=CITATION_VALIDATE, annotations=OPEN_WORLD_READ_ONLY)
     async def citation_validate(
