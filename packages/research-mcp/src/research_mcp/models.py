@@ -136,9 +136,6 @@ class EntityMetadata(BaseModel):
     entity_types: list[str]
     relations_extracted: bool
     processing_time_ms: float
-    cache_hit: bool | None = Field(
-        default=None, description="True when served from the cache (single calls)."
-    )
 
 
 class EntityExtractResult(BaseModel):
