@@ -569,3 +569,8 @@ def test_a_forecast_baseline_in_the_past_is_not_a_projection(nlp: Language) -> N
 def test_a_share_of_a_metric_keeps_share_in_the_attribute(nlp: Language) -> None:
     (fact,) = facts_of(nlp, "Memory chips accounted for roughly 25% of sales.")
     assert (fact["entity"], fact["attribute"]) == ("Memory chips", "share of sales")
+
+
+def test_a_future_word_inside_a_relative_clause_is_not_a_projection(nlp: Language) -> None:
+    (fact,) = facts_of(nlp, "Revenue, which will be reported in detail next week, was $5bn.")
+    assert fact["is_projection"] is False and fact["confidence"] == "High"

@@ -36,6 +36,7 @@ _PROJECTION_WORDS_RE = re.compile(
     r"predicted|predicts|anticipated|estimated\s+to|likely\s+to|set\s+to|poised\s+to|on\s+track\s+to|"
     r"aims?\s+to|plans?\s+to|outlook|guidance)\b"
 )
+_RELATIVE_CLAUSE_RE = re.compile(r",\s*(?:which|who|that|as)\b[^,]*,")
 _HEDGE_WORDS_RE = re.compile(
     r"(?i)(?:\b(?:approximately|approx\.?|about|around|roughly|nearly|almost|some|estimated|an\s+estimated|"
     r"circa|c\.|more\s+than|over|less\s+than|under|at\s+least|up\s+to|as\s+much\s+as|as\s+many\s+as)\s*$|~\s*$)"
@@ -632,7 +633,8 @@ def _is_projection(span: Span, sent_text_before: str, period: Period | None) -> 
         if t.head is t:
             break
         t = t.head
-    return _PROJECTION_WORDS_RE.search(sent_text_before[-80:]) is not None
+    clause = _RELATIVE_CLAUSE_RE.sub(" ", sent_text_before[-120:])  # ", which will be reported next week,"
+    return _PROJECTION_WORDS_RE.search(clause[-80:]) is not None
 
 
 def _choose_period(periods: list[Period], lo: int, hi: int, value: Value) -> Period | None:
