@@ -435,3 +435,21 @@ def test_owner_metric_written_either_way_is_one_group() -> None:
 def test_a_factor_of_a_thousand_suggests_a_scale_mix_up() -> None:
     c = run([fact("$22.4 million", "A"), fact("$22.4 billion", "B")])["conflicts"][0]
     assert c["severity"] == "critical" and "scale" in c["possible_explanation"]
+
+
+def test_a_period_given_as_a_number_is_a_year() -> None:
+    result = run(
+        [
+            {"entity": "Acme", "attribute": "revenue", "value": "$10 billion", "source": "A", "period": 2023},
+            {
+                "entity": "Acme",
+                "attribute": "revenue",
+                "value": "$12 billion",
+                "source": "B",
+                "period": "2024",
+            },
+        ]
+    )
+    assert (
+        result["total_conflicts"] == 0 and result["explained_differences"][0]["reason"] == "different_periods"
+    )

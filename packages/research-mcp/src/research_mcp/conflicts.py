@@ -92,7 +92,7 @@ class FactInput(BaseModel):
     value_kind: str | None = Field(
         default=None, description="fact-extract's finer kind (growth, percentage_points...)."
     )
-    period: StrictStr | dict[str, Any] | None = Field(
+    period: StrictStr | StrictInt | dict[str, Any] | None = Field(
         default=None,
         description="The period the value is about: '2024', 'Q3 2024', or fact-extract's period object.",
     )
@@ -211,6 +211,8 @@ def _period_of(fact: FactInput) -> tuple[Period | None, str | None]:
     p = fact.period
     if p is None:
         return None, None
+    if isinstance(p, int):
+        p = str(p)  # "period": 2024
     if isinstance(p, dict):
         key = p.get("key")
         text = p.get("text")
