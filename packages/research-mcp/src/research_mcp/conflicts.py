@@ -203,7 +203,10 @@ class _Parsed:
         if isinstance(src, str) and src.strip():
             return src.strip()
         if isinstance(src, FactSource):
-            return (src.title or src.url or f"fact {self.index}").strip()
+            name = (src.model_extra or {}).get("name")
+            return (
+                src.title or src.url or (name if isinstance(name, str) else None) or f"fact {self.index}"
+            ).strip()
         return f"fact {self.index}"
 
 
