@@ -8,6 +8,7 @@ the task's list of addresses that must be refused. The fetch tests run a real HT
 from __future__ import annotations
 
 import ipaddress
+import socket
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -137,6 +138,17 @@ def test_claim_terms_and_accuracy_check() -> None:
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         port = self.server.server_address[1]
+        if self.path == "/reset":
+            # promise 10,000 bytes, send 100, hang up
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", "10000")
+            self.end_headers()
+            self.wfile.write(b"<html>" + b"x" * 94)
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return
         routes = {
             "/ok": (
                 200,
@@ -194,6 +206,12 @@ async def test_fetch_never_follows_a_redirect_into_a_refused_address(local_site:
     r = await fetch_url(f"{local_site}{path}", SETTINGS, read_body=False, address_allowed=only_127_0_0_1)
     assert r.error_kind == "refused_address", r.error
     assert not r.reachable and r.redirects == 1
+
+
+async def test_a_connection_reset_mid_body_is_reported_not_raised(local_site: str) -> None:
+    r = await fetch_url(f"{local_site}/reset", SETTINGS, read_body=True, address_allowed=only_127_0_0_1)
+    assert r.error_kind == "unreachable" and not r.reachable, r.error
+    assert r.status_code == 200
 
 
 async def test_fetch_caps_redirects_body_size_and_reports_http_errors(local_site: str) -> None:

@@ -11,6 +11,7 @@ bytes, and the whole fetch is capped in time.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import socket
@@ -191,16 +192,23 @@ async def _fetch(
                 if read_body:
                     chunks: list[bytes] = []
                     size = 0
-                    async for chunk in response.aiter_bytes():
-                        chunks.append(chunk)
-                        size += len(chunk)
-                        if size >= settings.http_max_bytes:
-                            result.truncated = True
-                            break
+                    try:
+                        async for chunk in response.aiter_bytes():
+                            chunks.append(chunk)
+                            size += len(chunk)
+                            if size >= settings.http_max_bytes:
+                                result.truncated = True
+                                break
+                    except httpx.HTTPError as exc:
+                        # the status line arrived, the body did not (connection reset, bad encoding...)
+                        result.error = f"the page could not be read: {type(exc).__name__}: {exc}"
+                        result.error_kind = "unreachable"
+                        return
                     result.body = b"".join(chunks)[: settings.http_max_bytes]
                 return
             finally:
-                await response.aclose()
+                with contextlib.suppress(httpx.HTTPError):
+                    await response.aclose()
         result.error = f"more than {settings.http_max_redirects} redirects"
         result.error_kind = "too_many_redirects"
         result.status_code = None
