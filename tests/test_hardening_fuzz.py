@@ -20,6 +20,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 from support.figures import record_figure
 from support.hostile import arguments_for
@@ -165,7 +166,15 @@ def check_answer(session: Session, tool: str, result: CallToolResult) -> None:
 def fuzz_tool(session: Session, tool: str, data: st.DataObject) -> None:
     assert tool in session.tools, f"{tool} is not served; tools/list has {sorted(session.tools)}"
     arguments = data.draw(arguments_for(session.tools[tool], PLAUSIBLE), label="arguments")
-    result = session.portal.call(session.client.call_tool, tool, arguments)
+    try:
+        result = session.portal.call(session.client.call_tool, tool, arguments)
+    except MCPError as exc:
+        # A JSON-RPC error is a clean answer for a message the protocol layer cannot read
+        # (e.g. JSON nested deeper than the parser allows): never a hang, never a crash.
+        assert exc.error.code in (-32700, -32600, -32602), exc  # noqa: PT017 - the answer, not an expected raise
+        session.tally.errors_by_code["JSON-RPC"] = session.tally.errors_by_code.get("JSON-RPC", 0) + 1
+        session.tally.calls[tool] = session.tally.calls.get(tool, 0) + 1
+        return
     check_answer(session, tool, result)
 
 
@@ -210,7 +219,9 @@ def test_papers_wrote_nothing_outside_its_home(
 ) -> None:
     assert list(papers_cwd.iterdir()) == [], "papers-mcp wrote into its working directory"
     home = Path(replay_env["PAPERS_MCP_HOME"]).resolve()
-    assert [p.name for p in home.parent.iterdir()] == [home.name], "papers-mcp wrote beside its home"
+    assert {p.name for p in home.parent.iterdir()} <= {home.name}, "papers-mcp wrote beside its home"
+    if not home.exists():
+        return
     for path in home.rglob("*"):
         assert path.resolve().is_relative_to(home), f"{path} escapes the home"
     for name in ("passwd", "win.ini"):

@@ -15,16 +15,13 @@ client that started it.
 from __future__ import annotations
 
 import argparse
-import codecs
-import io
 import logging
 import os
 import signal
 import stat
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import Any
 
@@ -34,6 +31,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
 from .logging import configure_logging
+from .stdio import LoopStdin, claimed_stdin
 
 __all__ = ["serve"]
 
@@ -111,59 +109,6 @@ def _exit_after_grace() -> None:
     timer.start()
 
 
-class _LoopStdin(anyio.AsyncFile[str]):
-    """Lines from a pipe, read when the event loop says it is readable: cancellable, unlike a thread."""
-
-    def __init__(self, fd: int) -> None:
-        super().__init__(io.StringIO())  # a placeholder: readline() below reads the descriptor itself
-        self._fd = fd
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._pending = ""
-        self._eof = False
-
-    async def readline(self) -> str:
-        while True:
-            newline = self._pending.find("\n")
-            if newline >= 0:
-                line, self._pending = self._pending[: newline + 1], self._pending[newline + 1 :]
-                return line
-            if self._eof:
-                line, self._pending = self._pending, ""
-                return line
-            await anyio.wait_readable(self._fd)
-            try:
-                chunk = os.read(self._fd, _READ_CHUNK)
-            except BlockingIOError:
-                continue
-            self._eof = not chunk
-            self._pending += self._decoder.decode(chunk, final=self._eof)
-            if self._eof:
-                logger.info("stdin closed: shutting down")
-                _exit_after_grace()
-
-
-@contextmanager
-def _claimed_stdin() -> Iterator[int]:
-    """Move the wire off fd 0 to a private descriptor; fd 0 reads /dev/null meanwhile.
-
-    As the SDK does for its own reader: a child process or library that reads stdin then
-    sees EOF instead of eating protocol messages.
-    """
-    import fcntl  # POSIX only; _watchable() is False on Windows, so this never runs there
-
-    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    try:
-        os.dup2(devnull, 0)
-    finally:
-        os.close(devnull)
-    try:
-        yield private
-    finally:
-        os.dup2(private, 0)
-        os.close(private)
-
-
 async def _cancel_on_signal(scope: anyio.CancelScope) -> None:
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async for signum in signals:
@@ -179,8 +124,10 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
         if sys.platform != "win32":  # the event loop cannot receive signals there; SIGTERM ends the process
             tg.start_soon(_cancel_on_signal, tg.cancel_scope)
         if _watchable(0):
-            with _claimed_stdin() as fd:
-                async with stdio_server(stdin=_LoopStdin(fd)) as (read_stream, write_stream):
+            with claimed_stdin() as fd:
+                stdin = LoopStdin(fd, on_eof=_exit_after_grace)
+                async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+                    stdin.answer_unreadable_on(write_stream)
                     # What run_stdio_async() does, with our reader: the public method hard-wires the thread one.
                     lowlevel = server._lowlevel_server
                     await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
