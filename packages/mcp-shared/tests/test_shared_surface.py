@@ -17,6 +17,7 @@ def test_mcp_shared_exports_only_the_documented_names() -> None:
         "TTLStatsCache",
         "ToolFailure",
         "cache_key",
+        "client_progress",
         "configure_logging",
         "describe_validation_error",
         "error_result",

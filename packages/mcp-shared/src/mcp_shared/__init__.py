@@ -4,6 +4,7 @@
 - an ``MCPServer`` whose every failure has that format (``GuardedMCPServer``)
 - TTL caches with statistics and single flight (``TTLStatsCache``, ``CacheRegistry``)
 - the batch runner behind the batch-* tools (``run_batch``, ``BatchOptions``)
+- progress and log messages to the client (``client_progress``)
 - stderr logging and the shared command line (``configure_logging``, ``serve``)
 """
 
@@ -12,6 +13,7 @@ from .cache import CacheRegistry, CacheStats, Lookup, TTLStatsCache, cache_key
 from .cli import serve
 from .errors import ErrorCode, ToolFailure, error_result, error_text
 from .logging import configure_logging
+from .progress import client_progress
 from .server import GuardedMCPServer
 from .validation import describe_validation_error
 
@@ -26,6 +28,7 @@ __all__ = [
     "TTLStatsCache",
     "ToolFailure",
     "cache_key",
+    "client_progress",
     "configure_logging",
     "describe_validation_error",
     "error_result",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Generic, TypeVar
 
 import anyio
@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 MAX_CONCURRENCY_LIMIT = 64
 
-ProgressFn = Callable[[float, float, str], Awaitable[None]]
+ProgressFn = Callable[[float, float, str], Coroutine[Any, Any, None]]
 """``(done, total, message)``: reports progress as items finish."""
 
 

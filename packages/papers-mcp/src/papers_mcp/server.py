@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.types import ToolAnnotations
-from mcp_shared import GuardedMCPServer
+from mcp_shared import GuardedMCPServer, client_progress
 from pydantic import Field
 
 from .descriptions import (
@@ -62,6 +62,6 @@ def build_server(settings: Settings) -> GuardedMCPServer:
         ] = "body",
         page: Annotated[int, Field(description=PAGE_PARAM, ge=1, le=MAX_PAGE, strict=True)] = 1,
     ) -> str:
-        return await service.query(arxivID, level, page, ctx.report_progress)
+        return await service.query(arxivID, level, page, client_progress(ctx, "papers-mcp"))
 
     return server

@@ -27,7 +27,9 @@ from mcp_shared import (
     ErrorCode,
     GuardedMCPServer,
     Lookup,
+    ProgressFn,
     ToolFailure,
+    client_progress,
     describe_validation_error,
     run_batch,
 )
@@ -36,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, Valida
 from .conflicts import FactInput, Tolerance
 from .entities import extract_entities, prepare_text
 from .models import BatchResult, CitationIn, SourceMetadata
-from .runtime import ProgressFn, Runtime, as_result
+from .runtime import Runtime, as_result
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -137,13 +139,7 @@ class _Prepared:
 
 
 def _progress_fn(ctx: Context | None) -> ProgressFn | None:
-    if ctx is None:
-        return None
-
-    async def report(done: float, total: float, message: str) -> None:
-        await ctx.report_progress(done, total, message)
-
-    return report
+    return None if ctx is None else client_progress(ctx, "research-mcp")
 
 
 def _offset(progress: ProgressFn | None, offset: int, total: int) -> ProgressFn | None:

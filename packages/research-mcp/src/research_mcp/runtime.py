@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from mcp.types import CallToolResult, TextContent
-from mcp_shared import ErrorCode, Lookup, ToolFailure, cache_key
+from mcp_shared import ErrorCode, Lookup, ProgressFn, ToolFailure, cache_key
 
 from .caches import Caches
 from .citations import validate_citations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["PIPE_CHUNK", "ProgressFn", "Runtime", "as_result"]
+__all__ = ["PIPE_CHUNK", "Runtime", "as_result"]
 
 T = TypeVar("T")
 
@@ -49,8 +49,6 @@ CLAIM_ENTITY_LABELS = {"ORG", "PERSON", "GPE", "LOC", "FAC", "PRODUCT", "EVENT",
 
 PIPE_CHUNK = 32
 """Texts per ``nlp.pipe`` call in a batch: big enough for spaCy's batching, small enough for progress."""
-
-ProgressFn = Callable[[float, float, str], Awaitable[None]]
 
 
 def as_result(value: dict[str, Any]) -> CallToolResult:
