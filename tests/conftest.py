@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from mcp import Client
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from support.arxiv_replay import Replay, serve_replay
 from support.servers import fixtures_dir, server_client
 
 
@@ -38,6 +39,13 @@ def arxiv_fixtures() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture(scope="module")
+def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
+    """The replay arXiv on 127.0.0.1 (real HTTP, real recorded data), one per test module."""
+    with serve_replay(arxiv_fixtures) as running:
+        yield running
 
 
 ClientFactory = Callable[..., AbstractAsyncContextManager[Client]]

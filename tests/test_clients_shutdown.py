@@ -12,7 +12,7 @@ import json
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -21,7 +21,7 @@ import pytest
 from anyio.abc import Process
 from anyio.streams.text import TextReceiveStream
 from mcp import Client
-from support.arxiv_replay import Replay, serve_replay
+from support.arxiv_replay import Replay
 from support.servers import child_environment, free_port
 
 pytestmark = pytest.mark.anyio
@@ -138,12 +138,6 @@ async def test_http_server_started_without_a_stdin_pipe_keeps_serving(package: s
         finally:
             if proc.returncode is None:
                 proc.kill()
-
-
-@pytest.fixture(scope="module")
-def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
-    with serve_replay(arxiv_fixtures) as running:
-        yield running
 
 
 @pytest.mark.parametrize("stop", ["sigterm", "stdin-close"])

@@ -19,7 +19,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.dispatcher import ProgressFnT
 from mcp_shared import ErrorCode
-from support.arxiv_replay import Replay, serve_replay
+from support.arxiv_replay import Replay
 from support.servers import REPO_ROOT, child_environment, http_server
 
 pytestmark = pytest.mark.anyio
@@ -73,12 +72,6 @@ def node() -> str:
         pytest.skip(message)
     npm_ci()
     return path
-
-
-@pytest.fixture(scope="module")
-def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
-    with serve_replay(arxiv_fixtures) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import anyio.to_thread
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-from support.arxiv_replay import Replay, serve_replay
+from support.arxiv_replay import Replay
 from support.figures import record_figure
 from support.hostile_http import Hostile, Mode, serve_hostile
 from support.servers import free_port, server_client
@@ -28,12 +28,6 @@ pytestmark = pytest.mark.anyio
 
 PAPER = "1608.03417"  # 7 pages: the quickest fixture to convert
 NO_FULL_TEXT = "Full text is not available, please use other tools to access the full text."
-
-
-@pytest.fixture(scope="module")
-def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
-    with serve_replay(arxiv_fixtures) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -16,13 +16,7 @@ from mcp_shared import ErrorCode, ToolFailure
 from papers_mcp.arxiv_api import ArxivClient
 from papers_mcp.ids import ArxivId, canonical_id
 from papers_mcp.settings import Settings
-from support.arxiv_replay import FaultKind, Replay, serve_replay
-
-
-@pytest.fixture(scope="module")
-def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
-    with serve_replay(arxiv_fixtures) as running:
-        yield running
+from support.arxiv_replay import FaultKind, Replay
 
 
 @pytest.fixture(autouse=True)

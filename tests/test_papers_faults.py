@@ -16,18 +16,12 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from mcp_shared import ErrorCode
 from papers_mcp.descriptions import NO_FULL_TEXT, NO_RESULTS
-from support.arxiv_replay import FaultKind, Replay, serve_replay
+from support.arxiv_replay import FaultKind, Replay
 from support.servers import server_client
 
 pytestmark = pytest.mark.anyio
 
 PAPER = "1608.03417"  # BIRD DETECTION IN AUDIO, 7 pages (MANIFEST.md)
-
-
-@pytest.fixture(scope="module")
-def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
-    with serve_replay(arxiv_fixtures) as running:
-        yield running
 
 
 @pytest.fixture(autouse=True)

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import unquote_plus, urlencode, urlsplit
 
 import httpx
 import pytest
-from support.arxiv_replay import Replay, serve_replay
-
-
-@pytest.fixture(scope="module")
-def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
-    with serve_replay(arxiv_fixtures) as running:
-        yield running
+from support.arxiv_replay import Replay
 
 
 @pytest.fixture(autouse=True)
