@@ -17,15 +17,18 @@ from .batch import ProgressFn
 
 __all__ = ["client_progress"]
 
+# Deliberate: handshake-era clients (most clients today) get log messages only through this
+# capability. Say so once here instead of a warning on stderr for every message sent.
+warnings.filterwarnings(
+    "ignore", message="The logging capability is deprecated", category=MCPDeprecationWarning
+)
+
 
 def client_progress(ctx: Context, logger_name: str) -> ProgressFn:
     """A ``ProgressFn`` that reports to the client of this request, as progress and as an info log entry."""
 
     async def report(done: float, total: float, message: str) -> None:
         await ctx.report_progress(done, total, message)
-        with warnings.catch_warnings():  # the warning fires when the call is made, not when awaited
-            warnings.simplefilter("ignore", MCPDeprecationWarning)
-            sending = ctx.log("info", message, logger_name=logger_name)
-        await sending
+        await ctx.log("info", message, logger_name=logger_name)
 
     return report
