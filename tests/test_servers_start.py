@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from mcp import Client
-from support.servers import http_server, server_client
+from support.servers import child_environment, http_server, server_client
 
 pytestmark = pytest.mark.anyio
 
@@ -41,3 +41,24 @@ def test_version_and_help_answer(package: str, name: str) -> None:
         [sys.executable, "-m", package, "--help"], capture_output=True, text=True, check=True
     )
     assert "--transport" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("package", "variable", "value"),
+    [
+        ("papers_mcp", "PAPERS_MCP_TIMEOUT_SECONDS", "soon"),
+        ("research_mcp", "RESEARCH_MCP_HTTP_TIMEOUT", "0"),
+    ],
+)
+def test_a_malformed_setting_stops_start_up_with_one_line(package: str, variable: str, value: str) -> None:
+    env = child_environment({variable: value})
+    out = subprocess.run(
+        [sys.executable, "-m", package],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    assert variable in out.stderr and "Traceback" not in out.stderr, out.stderr

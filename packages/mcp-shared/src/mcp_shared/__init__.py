@@ -5,12 +5,14 @@
 - TTL caches with statistics and single flight (``TTLStatsCache``, ``CacheRegistry``)
 - the batch runner behind the batch-* tools (``run_batch``, ``BatchOptions``)
 - progress and log messages to the client (``client_progress``)
+- settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``SettingsError``)
 - stderr logging and the shared command line (``configure_logging``, ``serve``)
 """
 
 from .batch import BatchOptions, ProgressFn, run_batch
 from .cache import CacheRegistry, CacheStats, Lookup, TTLStatsCache, cache_key
 from .cli import serve
+from .env import SettingsError, env_flag, env_float, env_int
 from .errors import ErrorCode, ToolFailure, error_result, error_text
 from .logging import configure_logging
 from .progress import client_progress
@@ -25,12 +27,16 @@ __all__ = [
     "GuardedMCPServer",
     "Lookup",
     "ProgressFn",
+    "SettingsError",
     "TTLStatsCache",
     "ToolFailure",
     "cache_key",
     "client_progress",
     "configure_logging",
     "describe_validation_error",
+    "env_flag",
+    "env_float",
+    "env_int",
     "error_result",
     "error_text",
     "run_batch",

@@ -30,6 +30,7 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
+from .env import SettingsError
 from .logging import configure_logging
 from .stdio import LoopStdin, claimed_stdin
 
@@ -200,7 +201,10 @@ def serve(
     configure_logging(args.verbose, env_var=log_env_var)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
-        server = build()
+        try:
+            server = build()
+        except SettingsError as exc:
+            sys.exit(f"{prog}: {exc.message}")  # a malformed setting: one line on stderr, no traceback
         if args.transport == "stdio":
             anyio.run(_serve_stdio, server)
         else:

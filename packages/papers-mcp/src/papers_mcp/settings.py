@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_shared import ErrorCode, ToolFailure
+from mcp_shared import env_float
 
 DEFAULT_ARXIV_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_PDF_URL = "https://arxiv.org/pdf/"
@@ -24,19 +24,6 @@ DEFAULT_RETRY_BACKOFF_SECONDS = 3.0
 DEFAULT_MAX_PDF_MEGABYTES = 50.0
 # Claude Code caps a tool answer at about 25k tokens; stay below it with room to spare.
 DEFAULT_MAX_ANSWER_TOKENS = 20_000
-
-
-def _float(env: Mapping[str, str], name: str, default: float, minimum: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ToolFailure(ErrorCode.CONFIGURATION_ERROR, f"{name} must be a number, got {raw!r}") from None
-    if value < minimum:
-        raise ToolFailure(ErrorCode.CONFIGURATION_ERROR, f"{name} must be >= {minimum}, got {raw!r}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -61,18 +48,18 @@ class Settings:
             arxiv_api_url=env.get("PAPERS_MCP_ARXIV_API_URL") or DEFAULT_ARXIV_API_URL,
             pdf_url=env.get("PAPERS_MCP_PDF_URL") or DEFAULT_PDF_URL,
             home=Path(env.get("PAPERS_MCP_HOME") or str(DEFAULT_HOME)).expanduser(),
-            min_interval_seconds=_float(
+            min_interval_seconds=env_float(
                 env, "PAPERS_MCP_MIN_INTERVAL_SECONDS", DEFAULT_MIN_INTERVAL_SECONDS, 0.0
             ),
-            timeout_seconds=_float(env, "PAPERS_MCP_TIMEOUT_SECONDS", DEFAULT_TIMEOUT_SECONDS, 0.1),
-            max_retries=int(_float(env, "PAPERS_MCP_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0)),
-            retry_backoff_seconds=_float(
+            timeout_seconds=env_float(env, "PAPERS_MCP_TIMEOUT_SECONDS", DEFAULT_TIMEOUT_SECONDS, 0.1),
+            max_retries=int(env_float(env, "PAPERS_MCP_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0)),
+            retry_backoff_seconds=env_float(
                 env, "PAPERS_MCP_RETRY_BACKOFF_SECONDS", DEFAULT_RETRY_BACKOFF_SECONDS, 0.0
             ),
             max_pdf_bytes=int(
-                _float(env, "PAPERS_MCP_MAX_PDF_MB", DEFAULT_MAX_PDF_MEGABYTES, 0.01) * 1024 * 1024
+                env_float(env, "PAPERS_MCP_MAX_PDF_MB", DEFAULT_MAX_PDF_MEGABYTES, 0.01) * 1024 * 1024
             ),
             max_answer_tokens=int(
-                _float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
+                env_float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
             ),
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
@@ -17,18 +16,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "research-mcp",
         version("research-mcp"),
         "Extract facts and entities, validate citations, rate sources, detect conflicting facts.",
-        lambda: build_server(_settings()),
+        lambda: build_server(Settings.from_env()),
         argv,
         log_env_var="RESEARCH_MCP_LOG_LEVEL",
     )
-
-
-def _settings() -> Settings:
-    try:
-        return Settings.from_env()
-    except ValueError as exc:
-        # a bad RESEARCH_MCP_* value: say which on stderr and stop, without a traceback
-        sys.exit(f"research-mcp: {exc}")
 
 
 if __name__ == "__main__":

