@@ -7,9 +7,8 @@ field names, error format, cache names and defaults) or from reading the test se
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import AsyncIterator, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from mcp_shared import ErrorCode
-from support.servers import server_client
+from support.servers import serve_in_thread, server_client
 
 pytestmark = pytest.mark.anyio
 
@@ -399,15 +398,8 @@ class _Page(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def page_site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve_in_thread(_Page) as base_url:
+        yield base_url
 
 
 async def test_verify_urls_and_check_accuracy_with_private_urls_allowed(page_site: str) -> None:

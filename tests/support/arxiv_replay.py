@@ -38,11 +38,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlencode, urlsplit
 from xml.sax.saxutils import escape, quoteattr
+
+from support.servers import serve_in_thread
 
 __all__ = ["FaultKind", "Replay", "ReplayRequest", "serve_replay"]
 
@@ -592,16 +594,9 @@ def serve_replay(fixtures: Path) -> Iterator[Replay]:
     """Serve the replay arXiv on 127.0.0.1 (a free port) in a thread until the block exits."""
     replay = Replay(fixtures)
     replay.load()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(replay))
-    server.daemon_threads = True
-    server.block_on_close = False
-    replay.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="arxiv-replay", daemon=True)
-    thread.start()
-    try:
-        yield replay
-    finally:
-        replay.clear_faults()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve_in_thread(_handler(replay)) as base_url:
+        replay.base_url = base_url
+        try:
+            yield replay
+        finally:
+            replay.clear_faults()

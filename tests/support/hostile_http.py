@@ -14,10 +14,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Literal
 
 import httpx
+
+from support.servers import serve_in_thread
 
 Mode = Literal[
     "proxy",
@@ -121,14 +123,7 @@ def _handler(state: Hostile) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serve_hostile(upstream: str = "") -> Iterator[Hostile]:
     """Serve on a free 127.0.0.1 port in a thread; set ``state.modes[...]`` to misbehave."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(Hostile("")))
-    state = Hostile(f"http://127.0.0.1:{server.server_address[1]}", upstream=upstream)
-    server.RequestHandlerClass = _handler(state)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    state = Hostile("", upstream=upstream)
+    with serve_in_thread(_handler(state)) as base_url:
+        state.base_url = base_url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
