@@ -4,7 +4,7 @@
 UV = $(shell command -v uv 2>/dev/null || echo python3 -m uv)
 RUN = $(UV) run --frozen
 
-.PHONY: setup test lint demo bench figures wheels clean
+.PHONY: setup test lint demo bench eval figures wheels clean
 
 setup:
 	@command -v uv >/dev/null 2>&1 || python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
@@ -23,6 +23,9 @@ demo: setup
 
 bench: setup
 	$(RUN) python tests/bench/run.py
+
+eval: setup
+	$(RUN) python tests/eval/run.py $(ONLY)
 
 figures: setup
 	@mkdir -p .bench && rm -f .bench/figures.jsonl
