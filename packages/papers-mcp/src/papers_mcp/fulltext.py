@@ -49,17 +49,20 @@ class PaperText:
         return cls(pages=pages, **texts)
 
 
-def extract_paper_text(pdf_path: Path, progress: Callable[[int, int], None] | None = None) -> PaperText:
+def extract_paper_text(
+    pdf_path: Path, progress: Callable[[int, int], None] | None = None, *, workers: int = 1
+) -> PaperText:
     """Convert a born-digital PDF and split it into front, body, references and appendix.
 
     Synchronous and CPU-bound: the server calls it in a worker thread. ``progress(done_pages,
-    total_pages)`` is called as pages are converted, if given.
+    total_pages)`` is called from that thread as pages are converted, if given. ``workers``
+    processes convert pages at once (this one included); the text does not depend on it.
 
     Raises:
         ToolFailure: DATA_FORMAT_ERROR when the file is not a readable PDF (not a PDF,
             truncated, encrypted, zero pages). Nothing else is raised for a bad file.
     """
-    document = convert.convert_pdf(pdf_path, progress)
+    document = convert.convert_pdf(pdf_path, progress, workers=workers)
     parts = sections.split_document(document)
     return PaperText(
         front=parts.front,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_shared import env_float
+from mcp_shared import env_float, env_int
 
 DEFAULT_ARXIV_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_PDF_URL = "https://arxiv.org/pdf/"
@@ -24,6 +24,13 @@ DEFAULT_RETRY_BACKOFF_SECONDS = 3.0
 DEFAULT_MAX_PDF_MEGABYTES = 50.0
 # Claude Code caps a tool answer at about 25k tokens; stay below it with room to spare.
 DEFAULT_MAX_ANSWER_TOKENS = 20_000
+
+
+def default_convert_workers() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one), at least 1."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    count = len(affinity(0)) if affinity is not None else os.cpu_count()
+    return max(1, count or 1)
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,8 @@ class Settings:
     retry_backoff_seconds: float = DEFAULT_RETRY_BACKOFF_SECONDS
     max_pdf_bytes: int = int(DEFAULT_MAX_PDF_MEGABYTES * 1024 * 1024)
     max_answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
+    # Processes converting one PDF's pages at once (this one included); 1 converts in this process only.
+    convert_workers: int = field(default_factory=default_convert_workers)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -62,4 +71,5 @@ class Settings:
             max_answer_tokens=int(
                 env_float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
             ),
+            convert_workers=env_int(env, "PAPERS_MCP_CONVERT_WORKERS", default_convert_workers(), 1),
         )
