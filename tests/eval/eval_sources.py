@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import tldextract
+from research_mcp.source_lists import listing_of
 from research_mcp.sources import rate_source
 
 DATA = Path(__file__).parent / "data" / "sources_cases.tsv"
@@ -46,6 +47,17 @@ def baseline_grade(url: str) -> str:
 
 def ours_grade(url: str) -> str:
     return str(rate_source(url)["quality_rating"])
+
+
+def _decided_by(url: str) -> str:
+    """Which shipped list (or rule) names the case's host or registered domain."""
+    ext = _EXTRACT(url)
+    labels = ext.fqdn.split(".")
+    for name in [".".join(labels[i:]) for i in range(len(labels) - 1)]:
+        listing = listing_of(name)
+        if listing is not None:
+            return listing.source
+    return "rules (suffix, PSL private section, look-alike, unknown)"
 
 
 def score(pairs: list[tuple[str, str]]) -> dict[str, tuple[float, float, int]]:
@@ -97,6 +109,19 @@ def main() -> None:
             f"  {labeller:26s} {accuracy([ours[i] for i in idx]):.3f} / {accuracy([base[i] for i in idx]):.3f}"
             f"  ({len(idx)} cases)"
         )
+    decided = Counter(_decided_by(url) for url, _, _ in cases)
+    print(
+        "\nwhere source-rate's verdict came from (cases): "
+        + ", ".join(f"{k} {v}" for k, v in decided.most_common())
+    )
+    fresh = [i for i, (url, _, _) in enumerate(cases) if _decided_by(url) != "curated"]
+    print(
+        f"without the {len(cases) - len(fresh)} cases a hand-curated name decides: "
+        f"ours {accuracy([ours[i] for i in fresh]):.3f} / baseline {accuracy([base[i] for i in fresh]):.3f}"
+    )
+    for g, (p, r, n) in score([ours[i] for i in fresh]).items():
+        if n:
+            print(f"  {g}  precision {p:.3f}  recall {r:.3f}  ({n})")
     if "-v" in sys.argv:
         print("\nmisses:")
         for (url, grade, who), (_, got) in zip(cases, ours, strict=True):

@@ -29,7 +29,9 @@ CITIZENLAB_PER_LIST = {"C": 2, "D": 1, "A": 1}
 MBFC_NEWS_TYPES = {"Newspaper", "TV Station", "Radio Station", "News Agency", "Magazine"}
 MBFC_C_PER_COUNTRY, MBFC_C_US, MBFC_E = 3, 25, 70
 # the entry's first two sentences call the site user-generated, self-published or an open wiki
-UGC_WORDS = re.compile(r"user-generated|user generated|self-published|self published|open wiki", re.IGNORECASE)
+UGC_WORDS = re.compile(
+    r"user-generated|user generated|self-published|self published|open wiki", re.IGNORECASE
+)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z'\[])")
 LOOKALIKES, PER_IMITATED_NAME = 60, 3
 UNIVERSITIES_PER_COUNTRY, UNIVERSITIES = 2, 120
@@ -81,7 +83,10 @@ def mbfc(path: Path) -> list[tuple[str, str, str, str]]:
                 and row["media_type"] in MBFC_NEWS_TYPES
             ):
                 news[country].append((url, label))
-            elif row["credibility_rating"] == "LOW CREDIBILITY" and row["factual_reporting"] in {"LOW", "VERY LOW"}:
+            elif row["credibility_rating"] == "LOW CREDIBILITY" and row["factual_reporting"] in {
+                "LOW",
+                "VERY LOW",
+            }:
                 low.append((url, label))
     out = []
     for country, rows in sorted(news.items()):
@@ -121,7 +126,9 @@ def lookalikes(path: Path, outlets: set[str]) -> list[tuple[str, str, str, str]]
         if not domain or domain in outlets:
             continue
         label = EXTRACT("http://" + domain).domain
-        hit = next((known for known in labels if known == label or (len(known) >= 6 and known in label)), None)
+        hit = next(
+            (known for known in labels if known == label or (len(known) >= 6 and known in label)), None
+        )
         if hit:
             rows.append((f"https://{domain}/", f"ut1:fakenews imitates {hit}"))
     per_name: dict[str, int] = defaultdict(int)

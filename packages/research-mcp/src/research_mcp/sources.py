@@ -328,7 +328,10 @@ def _listed_verdict(listing: Listing, name: str, parsed: ParsedUrl) -> _Verdict:
         )
     if category == "personal_host":
         return _Verdict(
-            "blog", f"blog platform or personal site ({name})", ("personal_site", "no_editorial_oversight"), 0.85
+            "blog",
+            f"blog platform or personal site ({name})",
+            ("personal_site", "no_editorial_oversight"),
+            0.85,
         )
     return _Verdict(
         "blog", f"blog platform or personal site ({name})", ("blog_platform", "no_editorial_oversight"), 0.85
