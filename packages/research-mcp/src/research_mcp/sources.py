@@ -121,6 +121,28 @@ def _well_known_by_label() -> dict[str, str]:
     return out
 
 
+def _deletions(label: str) -> set[str]:
+    return {label, *(label[:i] + label[i + 1 :] for i in range(len(label)))}
+
+
+@functools.cache
+def _near_miss_index() -> dict[str, tuple[str, ...]]:
+    """Each well-known label and its one-letter deletions -> the labels (a symmetric-delete index)."""
+    index: dict[str, list[str]] = {}
+    for label in _well_known_by_label():
+        for variant in _deletions(label):
+            index.setdefault(variant, []).append(label)
+    return {variant: tuple(labels) for variant, labels in index.items()}
+
+
+def _near_miss(label: str) -> str | None:
+    """The well-known label one edit (or one transposition) from ``label``, found without a scan."""
+    index = _near_miss_index()
+    candidates = {known for variant in _deletions(label) for known in index.get(variant, ())}
+    matches = sorted(known for known in candidates if _edit_distance_at_most_one(label, known))
+    return matches[0] if matches else None
+
+
 @functools.cache
 def _well_known_dashed() -> tuple[tuple[str, str], ...]:
     """(``nature-com``, ``nature.com``) for each well-known name with a stem of five letters or more."""
@@ -165,9 +187,9 @@ def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, su
             return f"{host} wears the domain name {tail!r} as a subdomain of {registered}"
     if domain_label.startswith("xn--") or any(label.startswith("xn--") for label in sub_labels):
         return f"{host} uses a punycode (internationalised) name that can imitate another domain"
-    for label, known in _well_known_by_label().items():
-        if _edit_distance_at_most_one(domain_label, label):
-            return f"{registered} is one character away from the well-known {known}"
+    near = _near_miss(domain_label)
+    if near is not None:
+        return f"{registered} is one character away from the well-known {_well_known_by_label()[near]}"
     for dashed, known in _well_known_dashed():
         if dashed in domain_label:
             return f"{registered} embeds {known!r} in its name but is not {known}"
