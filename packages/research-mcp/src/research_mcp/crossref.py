@@ -9,7 +9,7 @@ following the redirect: a 3xx means registered with some agency, a 404 means not
 
 Both endpoints are operator configuration (``settings.py``), not user input, so they are not
 subject to the private-address policy of ``fetch.py``; what reaches them from the user is only
-a DOI that passed ``normalise_doi`` and is percent-encoded as one path segment. Lookups are
+a DOI that passed ``doi_match.normalise_doi`` and is percent-encoded as one path segment. Lookups are
 polite (User-Agent with ``mailto:``), capped per process, wait out a 429/503 ``Retry-After``
 up to a limit, and are cached per DOI in the citation cache. A lookup that could not reach an
 answer raises ``DoiUnverified`` and is not cached.
@@ -24,79 +24,31 @@ import re
 import time
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote
 
 import anyio
 import httpx
 from mcp_shared import TTLStatsCache, cache_key
 
+from .doi_match import RETRACTED_MARKER
 from .settings import Settings
 
 __all__ = [
-    "CORRECTION_TYPES",
-    "CONCERN_TYPES",
-    "RETRACTION_TYPES",
     "DoiResolver",
     "DoiUnverified",
-    "doi_from_url",
-    "normalise_doi",
     "parse_work",
 ]
 
 logger = logging.getLogger(__name__)
 
-DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
-MAX_DOI_CHARS = 500
-DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org"}
 REDIRECT_CODES = {301, 302, 303, 307, 308}
 RETRY_CODES = {429, 503}
 MAX_RETRIES = 2
 AGENT = "research-mcp/0.1 (citation-validate; https://pypi.org/project/research-mcp/)"
 
-RETRACTION_TYPES = {"retraction", "partial_retraction", "withdrawal", "removal"}
-"""Crossref update types that take a work out of the record (Crossmark's vocabulary)."""
-CORRECTION_TYPES = {"correction", "corrigendum", "erratum"}
-CONCERN_TYPES = {"expression_of_concern"}
-RETRACTED_TITLE = re.compile(
-    r"^\s*(?:retracted|withdrawn)(?:\s+(?:article|paper|chapter))?\s*[:.\-–—]\s*", re.IGNORECASE
-)
-"""Publishers mark a retracted work's title ("RETRACTED: ...", "Retracted article: ...")."""
-
 
 class DoiUnverified(Exception):
     """Neither service gave an answer (network failure, timeout, rate limit beyond the wait, 5xx)."""
-
-
-def normalise_doi(raw: str) -> str | None:
-    """The bare DOI (``10.x/y``) from a DOI, a ``doi:`` form or a doi.org URL; None if it is not one.
-
-    A URL's path is percent-decoded (``10.1000%2F182`` is ``10.1000/182``). Whitespace and
-    control characters are never part of a DOI.
-    """
-    text = raw.strip()
-    lowered = text.lower()
-    if lowered.startswith("doi:"):
-        text = text[4:].strip()
-    elif lowered.startswith(("http://", "https://")):
-        found = doi_from_url(text)
-        if found is None:
-            return None
-        text = found
-    if len(text) > MAX_DOI_CHARS or not DOI_RE.match(text) or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        return None
-    return text
-
-
-def doi_from_url(url: str) -> str | None:
-    """The DOI in a ``doi.org`` / ``dx.doi.org`` URL, or None for any other URL."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in {"http", "https"} or (parts.hostname or "").lower() not in DOI_HOSTS:
-        return None
-    path = unquote(parts.path).lstrip("/")
-    return path or None
 
 
 def _date(parts: Any) -> str | None:
@@ -206,7 +158,7 @@ def parse_work(message: Mapping[str, Any]) -> dict[str, Any]:
         "notices": notices,
         "updates": _updates(message.get("update-to")),
         "relations": relations[:20],
-        "title_marked_retracted": bool(title and RETRACTED_TITLE.match(title)),
+        "title_marked_retracted": bool(title and RETRACTED_MARKER.match(title)),
     }
 
 

@@ -1,4 +1,4 @@
-"""Compare what a citation says (title, author, year) with the registered record of its DOI.
+"""Read a citation's DOI, and compare what the citation says (title, author, year) with its registered record.
 
 A wrong DOI is the commonest way a fabricated or garbled citation still "resolves": the
 DOI exists but belongs to another work. Titles are compared after folding case, accents,
@@ -15,13 +15,20 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from urllib.parse import unquote, urlsplit
 
 from rapidfuzz.distance import Indel
 
 __all__ = [
+    "CONCERN_TYPES",
+    "CORRECTION_TYPES",
+    "RETRACTED_MARKER",
+    "RETRACTION_TYPES",
     "TITLE_MATCH_THRESHOLD",
     "author_matches",
+    "doi_from_url",
     "fold",
+    "normalise_doi",
     "title_forms",
     "title_score",
     "year_of",
@@ -32,14 +39,58 @@ TITLE_MATCH_THRESHOLD = 0.80
 """Below this score a given title is reported as not the registered one (see the module docstring)."""
 
 _MARKUP = re.compile(r"<[^>]+>")
-_MARKER = re.compile(
+RETRACTED_MARKER = re.compile(
     r"^\s*(?:retracted|withdrawn)(?:\s+(?:article|paper|chapter))?\s*[:.\-–—]\s*", re.IGNORECASE
 )
+"""Publishers mark a retracted work's title ("RETRACTED: ...", "Retracted article: ...")."""
+RETRACTION_TYPES = frozenset({"retraction", "partial_retraction", "withdrawal", "removal"})
+"""Crossref update types that take a work out of the record (Crossmark's vocabulary)."""
+CORRECTION_TYPES = frozenset({"correction", "corrigendum", "erratum"})
+CONCERN_TYPES = frozenset({"expression_of_concern"})
 _SUBTITLE = re.compile(r"\s*(?::|\?|!|\s[-–—]\s|—|\.\s+(?=[A-Z]))\s*")
 MIN_MAIN_WORDS = 2
 """A main title shorter than this ("Gout: ...") is too generic to stand for the whole title."""
 _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
+MAX_DOI_CHARS = 500
+DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org"}
+
+
+def normalise_doi(raw: str) -> str | None:
+    """The bare DOI (``10.x/y``) from a DOI, a ``doi:`` form or a doi.org URL; None if it is not one.
+
+    A URL's path is percent-decoded (``10.1000%2F182`` is ``10.1000/182``). Whitespace and
+    control characters are never part of a DOI.
+    """
+    text = raw.strip()
+    lowered = text.lower()
+    if lowered.startswith("doi:"):
+        text = text[4:].strip()
+    elif lowered.startswith(("http://", "https://")):
+        found = doi_from_url(text)
+        if found is None:
+            return None
+        text = found
+    if (
+        len(text) > MAX_DOI_CHARS
+        or not DOI_RE.match(text)
+        or any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
+    ):
+        return None
+    return text
+
+
+def doi_from_url(url: str) -> str | None:
+    """The DOI in a ``doi.org`` / ``dx.doi.org`` URL, or None for any other URL."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in {"http", "https"} or (parts.hostname or "").lower() not in DOI_HOSTS:
+        return None
+    path = unquote(parts.path).lstrip("/")
+    return path or None
 
 
 def fold(text: str) -> str:
@@ -57,7 +108,7 @@ def title_forms(title: str) -> tuple[str, str | None]:
 
     A subtitle follows ``:``, ``?``, ``!``, a spaced dash, an em dash or a full stop.
     """
-    raw = _MARKER.sub("", html.unescape(_MARKUP.sub(" ", title)))
+    raw = RETRACTED_MARKER.sub("", html.unescape(_MARKUP.sub(" ", title)))
     parts = _SUBTITLE.split(raw, maxsplit=1)
     main = fold(parts[0]) if len(parts) == 2 and fold(parts[1]) else None
     if main is not None and len(main.split()) < MIN_MAIN_WORDS:
