@@ -23,8 +23,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from research_mcp.doi_match import TITLE_MATCH_THRESHOLD, fold, title_score
 from rapidfuzz.distance import Indel
+from research_mcp.doi_match import TITLE_MATCH_THRESHOLD, fold, title_score
 
 DATA = Path(__file__).parent / "data" / "doi_titles.jsonl"
 THRESHOLDS = (0.6, 0.7, 0.75, 0.8, 0.85, 0.9)
@@ -48,9 +48,15 @@ def groups(rows: list[dict[str, str]]) -> dict[str, list[tuple[str, str]]]:
     for r in rows:
         pair = (r["a"], r["b"])
         if r["label"] == "same":
-            out["same: cited vs registered" if r["kind"] == "cited_vs_registered" else "same: cited vs cited"].append(pair)
+            out[
+                "same: cited vs registered" if r["kind"] == "cited_vs_registered" else "same: cited vs cited"
+            ].append(pair)
         elif r["label"] == "different":
-            key = "diff: wrong DOI in a reference" if r["kind"] == "cited_vs_cited" else "diff: nearest other title"
+            key = (
+                "diff: wrong DOI in a reference"
+                if r["kind"] == "cited_vs_cited"
+                else "diff: nearest other title"
+            )
             out[key].append(pair)
     registered = [r["b"] for r in rows if r["kind"] == "nearest_other_doi" and r["label"] == "different"]
     given = [r["a"] for r in rows if r["label"] == "same"] + registered
