@@ -535,7 +535,12 @@ async def validate_citations(
                 url_ok = _present(c.url) and not any(
                     x["field"] == "url" and x["severity"] == "error" for x in static[i]
                 )
-                if url_ok and doi is not None and not check_accuracy and _doi_link(c.url) == doi:
+                if (
+                    url_ok
+                    and doi is not None
+                    and not check_accuracy
+                    and (_doi_link(c.url) or "").lower() == doi.lower()
+                ):
                     reason = "a DOI link: checked against the scholarly record (see doi_check)"
                     network[i] = ({"url_check": {"checked": False, "reason": reason}}, [])
                 elif url_ok:
