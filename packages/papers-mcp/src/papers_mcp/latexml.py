@@ -35,8 +35,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import lxml.etree
-import lxml.html
-from lxml.html import HtmlElement
+from lxml.etree import _Element
 
 from .fulltext import PaperText
 from .html_quality import HtmlSignals
@@ -68,6 +67,7 @@ _LABELLED = frozenset({"ltx_theorem", "ltx_proof", "ltx_acknowledgements"})
 _EQUATION_CLASSES = frozenset({"ltx_equation", "ltx_equationgroup", "ltx_eqn_table"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SPACED_TAGS = frozenset({"td", "th", "tr", "li", "dt", "dd"})
+_INLINE_ONLY = frozenset({"math", "svg", "cite", "a", "br", "img", "sup", "sub", "em", "b", "i", ""})
 _SIGNAL_CLASSES = frozenset(
     {"ltx_bibitem", "ltx_missing_citation", "ltx_ERROR", "ltx_p", *_SECTIONING, "ltx_appendix"}
 )
@@ -76,11 +76,11 @@ _CELL_PIPE = re.compile(r"(?<!\\)\|")
 _BULLETS = frozenset({"•", "∙", "◦", "‣", "–", "-", "*", "·", "▪"})
 
 
-def _classes(element: HtmlElement) -> frozenset[str]:
+def _classes(element: _Element) -> frozenset[str]:
     return frozenset((element.get("class") or "").split())
 
 
-def _tag(element: HtmlElement) -> str:
+def _tag(element: _Element) -> str:
     tag = element.tag
     return tag.lower() if isinstance(tag, str) else ""
 
@@ -90,12 +90,16 @@ def _flow(text: str) -> str:
     return " ".join(text.split())
 
 
-def _tex(math: HtmlElement) -> str:
+def _text(element: _Element) -> str:
+    return "".join(element.itertext())
+
+
+def _tex(math: _Element) -> str:
     """A formula's TeX: ``alttext``, else the TeX annotation, else (never seen) the MathML's text."""
     tex = math.get("alttext")
     if tex is None:
         found = math.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
-        tex = found[0].text_content() if found else math.text_content()
+        tex = _text(found[0]) if found else _text(math)
     return _flow(str(tex))
 
 
@@ -119,11 +123,11 @@ class _Renderer:
 
     # -- inline content --
 
-    def inline(self, element: HtmlElement, *, notes: bool = True, skip: Iterable[object] = ()) -> str:
+    def inline(self, element: _Element, *, notes: bool = True, skip: Iterable[object] = ()) -> str:
         """An element's content as one line of prose (its own tail excluded; ``skip``ped children's too)."""
         return _flow(self._raw(element, notes, skip))
 
-    def _raw(self, element: HtmlElement, notes: bool, skip: Iterable[object] = ()) -> str:
+    def _raw(self, element: _Element, notes: bool, skip: Iterable[object] = ()) -> str:
         """Like ``inline`` but with the source's whitespace kept, so ``<span>I </span>Intro`` keeps its space."""
         skipped = {id(s) for s in skip}
         parts: list[str] = [element.text or ""]
@@ -133,7 +137,7 @@ class _Renderer:
             parts.append(child.tail or "")
         return "".join(parts)
 
-    def _inline_child(self, child: HtmlElement, notes: bool) -> str:
+    def _inline_child(self, child: _Element, notes: bool) -> str:
         tag = _tag(child)
         if not tag or tag in _DROP_TAGS:
             return ""
@@ -161,7 +165,7 @@ class _Renderer:
             # arXiv's bibliography links a DOI as the bare word "Document": give the DOI itself.
             return "doi:" + (child.get("href") or "").split("doi.org/", 1)[1]
         if tag == "code" or "ltx_verbatim" in classes:
-            code = _flow(child.text_content()).replace("`", "'")
+            code = _flow(_text(child)).replace("`", "'")
             return f"`{code}`" if code else ""
         if tag == "table" and classes & _EQUATION_CLASSES:
             lines, _ = self._equations(child)
@@ -170,16 +174,16 @@ class _Renderer:
             return " " + self._raw(child, notes) + " "
         return self._raw(child, notes)
 
-    def _cite(self, cite: HtmlElement) -> str:
+    def _cite(self, cite: _Element) -> str:
         """A citation as printed (``[3, 1]``, ``(Luo et al., 2022)``); bare unresolved keys get brackets."""
         text = self.inline(cite)
         if text and text[0] not in "[(" and _has_class(cite, "ltx_missing_citation"):
             return f"[{text}]"
         return text
 
-    def _footnote(self, note: HtmlElement) -> str:
+    def _footnote(self, note: _Element) -> str:
         marks = [m for m in note if "ltx_note_mark" in _classes(m)]
-        mark = _flow(marks[0].text_content()) if marks else ""
+        mark = _flow(_text(marks[0])) if marks else ""
         mark = mark or str(len(self._notes) + 1)
         contents = [c for c in note.iter() if isinstance(c.tag, str) and "ltx_note_content" in _classes(c)]
         if contents:
@@ -189,7 +193,7 @@ class _Renderer:
                 self._notes.append(f"[^{mark}]: {body}")
         return f"[^{mark}]"
 
-    def _diagram(self, svg: HtmlElement) -> str:
+    def _diagram(self, svg: _Element) -> str:
         """A TikZ/xy picture: its text labels in order, so a commutative diagram is not lost entirely."""
         labels = []
         for node in svg.iter():
@@ -201,7 +205,7 @@ class _Renderer:
 
     # -- block content --
 
-    def blocks(self, element: HtmlElement, skip: Iterable[object] = ()) -> list[str]:
+    def blocks(self, element: _Element, skip: Iterable[object] = ()) -> list[str]:
         """An element's children as markdown blocks; runs of inline content become paragraphs."""
         skipped = {id(s) for s in skip}
         out: list[str] = []
@@ -230,7 +234,7 @@ class _Renderer:
             out.extend(self._notes)
             self._notes = []
 
-    def block(self, element: HtmlElement) -> list[str]:
+    def block(self, element: _Element) -> list[str]:
         """One block element as markdown blocks."""
         tag = _tag(element)
         classes = _classes(element)
@@ -250,7 +254,7 @@ class _Renderer:
             self._flush_notes(out)
             return out + extra
         if tag == "table" or "ltx_tabular" in classes:
-            return self._table(element) if _columns(element) > 1 else self.blocks(element)
+            return self._table(element) if _multicolumn(element) else self.blocks(element)
         if tag == "figure":
             return self._figure(element)
         if tag in ("ul", "ol"):
@@ -261,7 +265,7 @@ class _Renderer:
             return self._labelled(element)
         return self.blocks(element)
 
-    def _labelled(self, element: HtmlElement) -> list[str]:
+    def _labelled(self, element: _Element) -> list[str]:
         """Theorem, lemma, definition, proof, acknowledgements: the run-in label opens the first paragraph."""
         titles = [c for c in element if _tag(c) in _HEADINGS and "ltx_title" in _classes(c)]
         label = self.inline(titles[0]) if titles else ""
@@ -273,14 +277,14 @@ class _Renderer:
             return [f"{label_md} {rest[0]}", *rest[1:]]
         return [label_md, *rest]
 
-    def _figure(self, figure: HtmlElement) -> list[str]:
+    def _figure(self, figure: _Element) -> list[str]:
         """A figure's caption first, then what it holds that is text (tables, sub-figure captions)."""
         captions = [c for c in figure if _tag(c) == "figcaption"]
         out = [text for c in captions if (text := self.inline(c))]
         self._flush_notes(out)
         return out + self.blocks(figure, skip=captions)
 
-    def _list(self, element: HtmlElement) -> list[str]:
+    def _list(self, element: _Element) -> list[str]:
         out: list[str] = []
         for item in element:
             if _tag(item) != "li":
@@ -296,7 +300,7 @@ class _Renderer:
                 out.append(prefix.rstrip())
         return ["\n".join(out)] if out else []
 
-    def _description(self, element: HtmlElement) -> list[str]:
+    def _description(self, element: _Element) -> list[str]:
         out: list[str] = []
         term = ""
         for child in element:
@@ -310,7 +314,7 @@ class _Renderer:
 
     # -- equations and tables --
 
-    def _equations(self, table: HtmlElement) -> tuple[list[str], list[str]]:
+    def _equations(self, table: _Element) -> tuple[list[str], list[str]]:
         """Each equation row one line ``$$…$$ (n)``; prose that LaTeXML nested in the table is returned apart."""
         lines: list[str] = []
         extra: list[str] = []
@@ -331,7 +335,7 @@ class _Renderer:
                 lines.append(f"$${tex}$$" + (f" {number}" if number else ""))
         return lines, extra
 
-    def _display_pieces(self, cell: HtmlElement) -> list[str]:
+    def _display_pieces(self, cell: _Element) -> list[str]:
         """A cell of a display equation as TeX: formulas as they are, any words between them as ``\\text``."""
         pieces: list[str] = []
 
@@ -349,7 +353,7 @@ class _Renderer:
             words(child.tail)
         return pieces
 
-    def _table(self, table: HtmlElement) -> list[str]:
+    def _table(self, table: _Element) -> list[str]:
         """A markdown table; where a cell spans rows or columns, a plain layout on the same grid.
 
         A markdown table cannot show a spanning cell, so such a table is written one row per line,
@@ -401,44 +405,49 @@ _BLOCK_DESCENDANT = lxml.etree.XPath(
 _TABULAR_DESCENDANTS = lxml.etree.XPath("descendant::span[contains(@class, 'ltx_tabular')]")
 
 
-def _is_block(element: HtmlElement) -> bool:
+def _is_block(element: _Element) -> bool:
     """A block element, or an inline one that LaTeXML wrapped around blocks (a resized table's span).
 
     A tabular of one column is no table (it stacks lines: an author block, an accent built from a
     ``t`` over a comma) and stays in the running text.
     """
     tag = _tag(element)
+    if tag in _INLINE_ONLY:
+        return False
     if "ltx_tabular" in _classes(element):
-        return _columns(element) > 1
+        return _multicolumn(element)
     if tag in _BLOCK_TAGS:
         return True
-    if tag in ("math", "svg", "cite", "a", ""):
-        return False
-    return bool(_BLOCK_DESCENDANT(element)) or any(_columns(t) > 1 for t in _TABULAR_DESCENDANTS(element))
+    return bool(_BLOCK_DESCENDANT(element)) or any(_multicolumn(t) for t in _TABULAR_DESCENDANTS(element))
 
 
-def _columns(table: HtmlElement) -> int:
-    return max((sum(_span(c, "colspan") for c in _cells(row)) for row in _rows(table)), default=0)
+def _multicolumn(table: _Element) -> bool:
+    """Whether a tabular has two columns anywhere (a row of two cells, or a cell spanning two)."""
+    for row in _rows(table):
+        cells = _cells(row)
+        if len(cells) > 1 or any(_span(c, "colspan") > 1 for c in cells):
+            return True
+    return False
 
 
-def _has_class(element: HtmlElement, name: str) -> bool:
+def _has_class(element: _Element, name: str) -> bool:
     """Whether a descendant of ``element`` carries class ``name``."""
     return any(name in _classes(d) for d in element.iterdescendants() if d.get("class"))
 
 
-def _depth(heading: HtmlElement) -> int:
+def _depth(heading: _Element) -> int:
     """``##`` for a top-level section, one more per enclosing section, at most ``######``."""
     sections = sum(1 for _ in heading.iterancestors("section"))
     return max(2, min(6, 1 + sections))
 
 
-def _span(cell: HtmlElement, attribute: str) -> int:
+def _span(cell: _Element, attribute: str) -> int:
     """A cell's colspan or rowspan (1 when absent or malformed; capped, a table is never that wide)."""
     value = cell.get(attribute) or "1"
     return min(int(value), 64) if value.isdigit() and int(value) > 0 else 1
 
 
-def _rows(table: HtmlElement) -> Iterator[HtmlElement]:
+def _rows(table: _Element) -> Iterator[_Element]:
     """The table's own rows (``tr`` or LaTeXML's ``span.ltx_tr``), not those of a nested table."""
     for child in table:
         tag = _tag(child)
@@ -449,15 +458,15 @@ def _rows(table: HtmlElement) -> Iterator[HtmlElement]:
             yield from _rows(child)
 
 
-def _cells(row: HtmlElement) -> list[HtmlElement]:
+def _cells(row: _Element) -> list[_Element]:
     return [c for c in row if _tag(c) in ("td", "th") or "ltx_td" in _classes(c)]
 
 
-def _is(element: HtmlElement, *names: str) -> bool:
+def _is(element: _Element, *names: str) -> bool:
     return bool(_classes(element).intersection(names))
 
 
-def _holds(element: HtmlElement, *names: str) -> bool:
+def _holds(element: _Element, *names: str) -> bool:
     """Whether a section nested in ``element`` has one of the classes ``names``."""
     return any(_classes(d).intersection(names) for d in element.iterdescendants("section"))
 
@@ -470,7 +479,7 @@ class _Levels:
     appendix: list[str]
 
 
-def _authors(renderer: _Renderer, authors: HtmlElement) -> str:
+def _authors(renderer: _Renderer, authors: _Element) -> str:
     """Names only: each ``ltx_personname`` up to its first line break, without affiliation marks or notes."""
     names: list[str] = []
     for person in (s for s in authors.iter("span") if "ltx_personname" in _classes(s)):
@@ -489,7 +498,7 @@ def _authors(renderer: _Renderer, authors: HtmlElement) -> str:
     return ", ".join(names)
 
 
-def _front(renderer: _Renderer, element: HtmlElement) -> list[str]:
+def _front(renderer: _Renderer, element: _Element) -> list[str]:
     if _tag(element) == "h1":
         title = renderer.inline(element, notes=False)
         return [f"Title: {title}"] if title else []
@@ -507,7 +516,7 @@ def _front(renderer: _Renderer, element: HtmlElement) -> list[str]:
 
 
 def _route(
-    renderer: _Renderer, element: HtmlElement, levels: _Levels, after_bibliography: list[bool]
+    renderer: _Renderer, element: _Element, levels: _Levels, after_bibliography: list[bool]
 ) -> None:
     """Send one element of the main text to its level (see the module docstring), in document order."""
     if _is(element, "ltx_bibliography"):
@@ -527,10 +536,10 @@ def _route(
         levels.body.extend(renderer.block(element))
 
 
-def _signals(article: HtmlElement, words: int) -> HtmlSignals:
+def _signals(article: _Element, words: int) -> HtmlSignals:
     """Count LaTeXML's own quality marks in one pass over the elements that carry them."""
     counts: Counter[str] = Counter()
-    with_errors: dict[int, HtmlElement] = {}  # holding the element keeps its id() unique
+    with_errors: dict[int, _Element] = {}  # holding the element keeps its id() unique
     for element in article.iter("li", "span", "p", "section", "merror"):
         classes = _classes(element)
         if not classes:
@@ -558,11 +567,11 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
     Raises:
         ValueError: the page holds no ``article.ltx_document`` (it is not a LaTeXML rendering).
     """
-    parser = lxml.html.HTMLParser(
+    parser = lxml.etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, huge_tree=True
     )
     try:
-        root = lxml.html.document_fromstring(page, parser=parser)
+        root = lxml.etree.fromstring(page, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:
         raise ValueError(f"the page cannot be parsed as HTML ({exc})") from exc
     articles = [a for a in root.iter("article", "div") if "ltx_document" in _classes(a)]
