@@ -515,9 +515,7 @@ def _front(renderer: _Renderer, element: _Element) -> list[str]:
     return renderer.block(element)
 
 
-def _route(
-    renderer: _Renderer, element: _Element, levels: _Levels, after_bibliography: list[bool]
-) -> None:
+def _route(renderer: _Renderer, element: _Element, levels: _Levels, after_bibliography: list[bool]) -> None:
     """Send one element of the main text to its level (see the module docstring), in document order."""
     if _is(element, "ltx_bibliography"):
         levels.references.extend(renderer.block(element))
