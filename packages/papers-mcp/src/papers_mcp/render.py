@@ -117,8 +117,8 @@ def paper_header(meta: PaperMeta, level: Level, source: str | None = None) -> st
             f"- Category: {na(meta.primary_category)}",
             f"- Comment: {na(meta.comment)}",
             f"- Journal/DOI: {journal_doi(meta)}",
-            f"- Level: {level}",
             *([f"- Source: {source}"] if source else []),
+            f"- Level: {level}",
         ]
     )
 
