@@ -242,6 +242,8 @@ class HelperPool(Generic[State, Result]):
                 self.running[index] = time.monotonic()
             conn.send(self.chunks[index])
             answer = self._receive(process, conn)
+            if answer is None:
+                process.join(_JOIN_SECONDS)  # reap it, so that its exit status is known
             with self.cond:
                 self.running.pop(index, None)
                 if index not in self.results and not self.closed:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import convert, sections
 
-__all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text"]
+__all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text", "paper_text"]
 
 # Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
 EXTRACTOR_VERSION = "2"
@@ -74,7 +74,11 @@ def extract_paper_text(
         ToolFailure: DATA_FORMAT_ERROR when the file is not a readable PDF (not a PDF,
             truncated, encrypted, zero pages). Nothing else is raised for a bad file.
     """
-    document = convert.convert_pdf(pdf_path, progress, workers=workers)
+    return paper_text(convert.convert_pdf(pdf_path, progress, workers=workers))
+
+
+def paper_text(document: sections.ConvertedDocument) -> PaperText:
+    """Split a converted PDF into the four parts (``extract_paper_text`` without the conversion)."""
     parts = sections.split_document(document)
     return PaperText(
         front=parts.front,
