@@ -220,12 +220,12 @@ def clean_document(pages_md: Sequence[str]) -> CleanedDocument:
     removed: list[RemovedBlock] = []
     for index, blocks in enumerate(pages):
         edge_ids = {id(b) for b in _edges(blocks)}
-        candidates = {id(b) for b in _head_candidates(blocks)} if index > 0 else set()
+        head_ids = {id(b) for b in _head_candidates(blocks)} if index > 0 else set()
         kept = []
         for block in blocks:
             if id(block) in edge_ids and _PAGE_NUMBER.match(block):
                 removed.append(RemovedBlock(block, index, "page number"))
-            elif id(block) in candidates and _edge_key(block) in repeated:
+            elif id(block) in head_ids and _edge_key(block) in repeated:
                 removed.append(RemovedBlock(block, index, "running head"))
             else:
                 kept.append(block)
