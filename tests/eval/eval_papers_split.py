@@ -88,7 +88,8 @@ def flat(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = _SPACING_MARKS.sub("", text)
-    text = re.sub(r"[*_#>|]", " ", text)
+    text = re.sub(r"[*_]", "", text)
+    text = re.sub(r"[#>|]", " ", text)
     return " ".join(text.split())
 
 

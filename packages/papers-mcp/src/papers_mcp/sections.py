@@ -99,7 +99,8 @@ _ARXIV_STAMP = re.compile(
 _BLANK_SPLIT = re.compile(r"\n[ \t]*\n+")
 _MD_NOISE = re.compile(r"[#*_`>|\-\s]+")
 _DIGITS = re.compile(r"\d+")
-_PAGE_NUMBER = re.compile(r"^[#*_\s]*(?:page\s+)?\d{1,4}[*_\s]*$", re.IGNORECASE)
+# "12", "Page 12", "**12**", and the roman numbers of a thesis's front pages ("iv").
+_PAGE_NUMBER = re.compile(r"^[#*_\s]*(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,7})[*_\s]*$", re.IGNORECASE)
 _EDGE_BLOCKS = 3  # running heads and feet live in the first and last few blocks of a page
 _EDGE_MAX_CHARS = 200
 _HEAD_MIN_PAGES, _HEAD_MAX_PAGES = 2, 5  # a running head recurs on this many pages at least (scaled)
@@ -207,10 +208,13 @@ def clean_document(pages_md: Sequence[str]) -> CleanedDocument:
     pages = [_page_blocks(_normalize_text(md)) for md in pages_md]
     plain: Counter[str] = Counter()
     styled: Counter[str] = Counter()
+    first_seen: dict[str, int] = {}  # key -> id of its first occurrence, in page order
     for blocks in pages[1:]:
         candidates = _head_candidates(blocks)
         plain.update({k for b in candidates if not _HEADING.match(b) and (k := _edge_key(b))})
         styled.update({k for b in candidates if _HEADING.match(b) and (k := _edge_key(b))})
+        for b in candidates:
+            first_seen.setdefault(_edge_key(b), id(b))
     threshold = _head_threshold(len(pages))
     # A line is a running head when it recurs as plain text; a heading whose text only recurs once
     # elsewhere (a contents line "1 Introduction 5" and the chapter title) is a real heading.
@@ -225,7 +229,13 @@ def clean_document(pages_md: Sequence[str]) -> CleanedDocument:
         for block in blocks:
             if id(block) in edge_ids and _PAGE_NUMBER.match(block):
                 removed.append(RemovedBlock(block, index, "page number"))
-            elif id(block) in head_ids and _edge_key(block) in repeated:
+            elif (
+                id(block) in head_ids
+                and _edge_key(block) in repeated
+                # A section title at the top of its first page, then repeated as the running head
+                # of the pages after it ("A The ATLAS Collaboration"): the title itself stays.
+                and not (_HEADING.match(block) and first_seen.get(_edge_key(block)) == id(block))
+            ):
                 removed.append(RemovedBlock(block, index, "running head"))
             else:
                 kept.append(block)
@@ -243,7 +253,7 @@ def clean_pages(pages_md: Sequence[str]) -> list[list[str]]:
 _HEADING = re.compile(r"^#{1,6}\s+\S")
 _BOLD_LINE = re.compile(r"^\*\*[^*\n]{2,120}\*\*\s*[—–:.-]?\s*$")
 _TAGS = re.compile(r"<[^>]{1,40}>")
-_NUMBERING = r"(?:(?:chapter|section|part)\s+)?(?:[0-9]{1,2}(?:\.[0-9]{1,2})*|[IVX]{1,5}|[A-H])[.:)]?\s+"
+_NUMBERING = r"(?:(?:chapter|section|part|cap[íi]tulo|chapitre|kapitel)\s+)?(?:[0-9]{1,2}(?:\.[0-9]{1,2})*|[IVX]{1,5}|[A-H])[.:)]?\s+"
 
 _REFS_WORDS = (
     r"references?|bibliography|literature cited|works cited|cited literature|"
@@ -279,21 +289,23 @@ _FRONT_LINE = re.compile(
     re.IGNORECASE,
 )
 _FRONT_TITLE = re.compile(
-    r"^(?:abstract|contents|table of contents|keywords?|summary|sum[áa]rio|[íi]ndice|"
-    r"list of (?:figures|tables))\b",
+    r"^(?:abstract|summary|r[ée]sum[ée]|resumo|resumen|zusammenfassung|keywords?|key words|index terms|"
+    r"contents|table of contents|conte[úu]do|sum[áa]rio|[íi]ndice|inhaltsverzeichnis|table des mati[èe]res|"
+    r"preface|foreword|dedication|acknowledge?ments?|agradecimentos|agradecimientos|remerciements|danksagung|"
+    r"list of|lista de|figuras|tabelas|nomenclature|glossary|notation|abbreviations|acronyms|symbols)\b",
     re.IGNORECASE,
 )
 _CONTENTS_TITLE = re.compile(
-    r"^(?:contents|table of contents|sum[áa]rio|[íi]ndice|inhaltsverzeichnis|table des mati[èe]res|"
-    r"list of (?:figures|tables|abbreviations|symbols))\b",
+    r"^(?:contents|table of contents|conte[úu]do|sum[áa]rio|[íi]ndice|inhaltsverzeichnis|table des mati[èe]res|"
+    r"list of (?:figures|tables|abbreviations|symbols|acronyms)|lista de (?:figuras|tabelas)|figuras|tabelas)\b",
     re.IGNORECASE,
 )
 _INTRO_TITLE = re.compile(
     rf"^(?:{_NUMBERING})?(?:introduction|introdu[çc][ãa]o|introducci[óo]n|einleitung)\b", re.IGNORECASE
 )
 _SECTION_TITLE = re.compile(
-    r"^(?:(?:chapter\s+)?(?:\d{1,2}|[IVX]{1,5})(?:\.|\s)\s*\S|introduction\b|background\b|overview\b|"
-    r"motivation\b|preliminaries\b|introdu[çc][ãa]o\b|chapter\b)",
+    r"^(?:(?:chapter\s+|cap[íi]tulo\s+)?(?:\d{1,2}|[IVX]{1,5})(?:\.|\s)\s*\S|introduction\b|background\b|"
+    r"overview\b|motivation\b|preliminaries\b|introdu[çc][ãa]o\b|chapter\b|cap[íi]tulo\b)",
     re.IGNORECASE,
 )
 _CAPTION = re.compile(r"^[*_\s]*(?:table|fig\.?|figure)\s*[0-9IVX]+[*_]*\s*(?:[.:]|\n|$)", re.IGNORECASE)
@@ -322,10 +334,12 @@ def _heading_text(block: str) -> str | None:
 
 
 _YEAR = re.compile(r"(?:\(|\b)(?:1[89]\d\d|20[0-4]\d)[a-z]?\b")
-_REF_LEAD = re.compile(r"^(?:[->*•]\s+)*(?:\[[^\]\s]{1,12}\]|\d{1,3}\.?(?=\s))\s*")
+# "[1]", "[ABTZ13]", "[Bahdanau et al.2015]" or "12." / "12 " before an entry (list and quote marks aside).
+_REF_LEAD = re.compile(r"^(?:[->*•]\s+)*(?:\[[^\]\n]{1,40}\](?!\()|\d{1,3}\.?(?=\s))\s*")
 _REF_NAMES = re.compile(
     r"^(?:[->*•]\s+)*(?:[A-Z]\.\s?(?:[A-Z]\.\s?)*(?:[A-Z][\w'´`¨ˇ-]+)"  # D. C. Johnston / L. M. Adleman
     r"|[A-Z][\w'´`¨ˇ-]+,\s+(?:[A-Z]\.|[A-Z][a-z]+)"  # Agol, E. / Bishop, Christopher
+    r"|[A-Z][\w'´`¨ˇ-]+(?:\s+[A-Z]\.)+(?:\s?[A-Z]\.)*,"  # Adamopoulos G., / Allamandola L. J., (MNRAS)
     r"|[A-Z][a-z]+\s+(?:[A-Z][a-z]*\.?\s+)*[A-Z][\w'´`¨ˇ-]+,)"  # Alan Akbik, Duncan ...
 )
 _REF_VENUE = re.compile(
@@ -496,26 +510,57 @@ def _find_heading(layout: _Layout, title: str, page: int, start: int = 0) -> int
     return None
 
 
-def _abstract_end(layout: _Layout, limit: int) -> int | None:
-    """Index of the last block of the abstract (its label block and first paragraph); None if none."""
-    blocks = layout.blocks
+def _opens_section(heading: str) -> bool:
+    """A numbered section heading, or a short one such as "Introduction" (not a paper's title
+    that merely starts with the word, "Introduction to tropical geometry")."""
+    return bool(_SECTION_TITLE.match(heading)) and (
+        bool(re.match(r"^(?:\d|[IVX]+[.\s])", heading)) or len(heading.split()) <= 3
+    )
+
+
+@dataclass(frozen=True)
+class _Abstract:
+    """Where the abstract ends, and its paragraph when the converter read it after the next heading."""
+
+    end: int
+    displaced: int | None = None
+
+
+def _abstract_end(layout: _Layout, limit: int) -> _Abstract | None:
+    """The abstract: its label (a heading, a bare line, or run into its paragraph) and paragraph.
+
+    Searched on the first three pages, before any section heading.
+    """
+    blocks, headings = layout.blocks, layout.headings
+    stop = min(limit, len(blocks))
     first_page = blocks[0].page if blocks else 0
-    for i in range(min(limit, len(blocks))):
+    for i in range(stop):
         if blocks[i].page > first_page + 2:
             return None
+        heading = headings.get(i)
+        if heading is not None and i not in layout.in_contents and _opens_section(heading):
+            return None
         text = blocks[i].text
-        heading = layout.headings.get(i)
-        if heading is not None and _ABSTRACT_LABEL.match(heading):
-            # "## Abstract" then its paragraph: the next block that is text, not a heading.
+        labelled = heading is not None and _ABSTRACT_LABEL.match(heading)
+        bare = heading is None and _ABSTRACT_LABEL.match(text) and len(_plain_first_line(text)) <= 12
+        if labelled or (bare and "\n" not in text.strip()):
+            # "## Abstract" (or a bare "Abstract" line) then its paragraph: the next text block.
             j = i + 1
-            while j < min(limit, len(blocks)) and j not in layout.headings and _is_float(blocks[j].text):
+            while j < stop and j not in headings and _is_float(blocks[j].text):
                 j += 1
-            return j if j < min(limit, len(blocks)) and j not in layout.headings else i
-        if _ABSTRACT_LABEL.match(text):
-            if len(_plain_first_line(text)) <= len("abstract") + 2 and "\n" not in text.strip():
-                j = i + 1  # a bare "Abstract" line: the paragraph that follows is the abstract
-                return j if j < min(limit, len(blocks)) and j not in layout.headings else i
-            return i  # "Abstract. This is ..." or "**Abstract**—The success ..." in one block
+            if j < stop and j not in headings:
+                return _Abstract(j)
+            # Two columns read out of order: "## Abstract", "## 1 Introduction", then the abstract.
+            if (
+                j < stop
+                and _SECTION_TITLE.match(headings[j])
+                and j + 1 < stop
+                and _is_prose(blocks[j + 1].text)
+            ):
+                return _Abstract(i, displaced=j + 1)
+            return _Abstract(i)
+        if heading is None and _ABSTRACT_LABEL.match(text):
+            return _Abstract(i)  # "Abstract. This is ..." or "**Abstract**—The success ..." in one block
     return None
 
 
@@ -536,33 +581,41 @@ def _first_section(layout: _Layout, start: int, end: int, after_abstract: bool) 
     return None
 
 
-def _body_start(layout: _Layout, toc: Sequence[TocEntry], end: int) -> int:
-    """Where the main text starts; ``end`` bounds the search (the reference list, when known)."""
-    abstract = _abstract_end(layout, end)
+def _body_start(layout: _Layout, toc: Sequence[TocEntry], end: int) -> tuple[int, int | None]:
+    """Where the main text starts, and a displaced abstract paragraph (front) if there is one.
+
+    ``end`` bounds the search (the reference list, when known).
+    """
+    found = _abstract_end(layout, end)
+    abstract = found.end if found is not None else None
+    displaced = found.displaced if found is not None else None
     search_from = abstract + 1 if abstract is not None else 0
     section = _first_section(layout, search_from, end, abstract is not None)
-    if section is None and abstract is not None:
-        section = _first_section(layout, 0, search_from, False)
-        section = section if section is not None and section > abstract else None
     if section is None:
         from_outline = _outline_body_start(layout, toc)
-        if from_outline is not None and from_outline < end:
+        if from_outline is not None and search_from <= from_outline < end:
             section = from_outline
     if abstract is None:
         if section is not None:
-            return section
+            return section, None
         # No abstract label and no section heading (a letter): its first paragraph is the
         # abstract, the next one opens the body.
         prose = [i for i in range(end) if i not in layout.in_contents and _is_prose(layout.blocks[i].text)]
-        return prose[1] if len(prose) > 1 else 0
-    # Prose between the abstract and a first heading that is not an introduction: an introduction
-    # printed without a heading (letters, AMS papers). It opens the body.
+        return (prose[1] if len(prose) > 1 else 0), None
+    # Prose right after the abstract (and its keyword / PACS / MSC lines), before a first heading
+    # that is not an introduction: an introduction printed without a heading (letters, AMS papers).
+    # Another front heading first (a second abstract, contents, a preface) means there is none.
     stop = section if section is not None else end
-    if section is None or not _INTRO_TITLE.match(layout.headings[section]):
+    more_front = any(
+        _FRONT_TITLE.match(h) and not _STATEMENT_TITLE.match(h)
+        for i, h in layout.headings.items()
+        if abstract < i < stop
+    )  # a second abstract, contents, a preface: what follows the abstract is still front matter
+    if not more_front and (section is None or not _INTRO_TITLE.match(layout.headings[section])):
         for i in range(abstract + 1, stop):
             if i not in layout.in_contents and _is_prose(layout.blocks[i].text):
-                return i
-    return section if section is not None else min(abstract + 1, len(layout.blocks))
+                return i, displaced
+    return (section if section is not None else min(abstract + 1, len(layout.blocks))), displaced
 
 
 def _outline_body_start(layout: _Layout, toc: Sequence[TocEntry]) -> int | None:
@@ -657,7 +710,9 @@ def _assign(blocks: list[_Block], toc: Sequence[TocEntry]) -> list[str]:
     headings = {i: h for i, b in enumerate(blocks) if (h := _heading_text(b.text)) is not None}
     layout = _Layout(blocks, headings, _contents_region(blocks, headings))
     first_refs = _references_start(layout, toc, 0)
-    start = _body_start(layout, toc, first_refs if first_refs is not None else len(blocks))
+    start, displaced_abstract = _body_start(
+        layout, toc, first_refs if first_refs is not None else len(blocks)
+    )
     refs_start = _references_start(layout, toc, start + 1)
     limit = refs_start if refs_start is not None else len(blocks)
     appendix_start = _appendix_start(layout, start + 1, limit)
@@ -665,12 +720,18 @@ def _assign(blocks: list[_Block], toc: Sequence[TocEntry]) -> list[str]:
     parts = [FRONT] * len(blocks)
     for i in range(start, limit):
         parts[i] = APPENDIX if appendix_start is not None and i >= appendix_start else BODY
+    if displaced_abstract is not None:
+        parts[displaced_abstract] = FRONT
     if refs_start is None:
         return parts
 
     tail_start = _references_end(layout, refs_start)
     region = range(refs_start, tail_start)
     last_ref = max((k for k in region if _looks_like_reference_entry(blocks[k].text)), default=refs_start)
+    if last_ref == refs_start and refs_start in headings:
+        # A titled list none of whose entries we recognise (an unusual citation style): the title
+        # is the evidence; the list runs to the next heading.
+        last_ref = tail_start - 1
     displaced_to = APPENDIX if appendix_start is not None else BODY
     moved: set[int] = set()
     for k in range(refs_start + 1, last_ref + 1):
