@@ -134,7 +134,7 @@ def main() -> int:
         f"extract_paper_text(Path({str(long_pdf)!r}))"
     )
     # Baseline: the same interpreter with PyMuPDF, pymupdf4llm and the layout model loaded, no conversion.
-    base_code = "from papers_mcp.convert import _pymupdf4llm; _pymupdf4llm()"
+    base_code = "from papers_mcp.pdf_pages import _pymupdf4llm; _pymupdf4llm()"
     base_mib = peak_rss_mib(base_code)
     ours_mib = peak_rss_mib(ours_code)
     sys.stdout.write(

@@ -44,7 +44,7 @@ from types import ModuleType
 from typing import Any
 
 import pymupdf4llm
-from papers_mcp import convert, sections
+from papers_mcp import convert, pdf_pages, sections
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data" / "papers_pdf" / "papers.json"
@@ -101,7 +101,7 @@ def flat(text: str) -> str:
 
 def converter_tag() -> str:
     """Changes whenever the conversion itself may: the engine's version and our convert module."""
-    source = Path(convert.__file__).read_bytes()
+    source = Path(pdf_pages.__file__).read_bytes()
     return f"{pymupdf4llm.__version__}-{hashlib.sha256(source).hexdigest()[:8]}"
 
 

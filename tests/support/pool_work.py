@@ -87,3 +87,11 @@ def record_pid_then_sleep(state: str, chunk: Chunk) -> list[int]:
         time.sleep(120)
     time.sleep(120)
     return list(chunk)
+
+
+def parse_pages_of(path: Path, pages: tuple[int, ...]) -> list[object]:
+    """``pdf_pages.parse_pages`` in whatever process runs this (a spawned child in the tests)."""
+    from papers_mcp import pdf_pages
+
+    with pdf_pages.open_pdf(path) as doc:
+        return pdf_pages.parse_pages(doc, pages)

@@ -1,36 +1,22 @@
-"""PDF -> per-page markdown with pymupdf4llm, plus the PDF outline; pages in parallel processes.
+"""PDF -> per-page markdown plus the PDF outline: file checks, errors, and pages in parallel.
 
-PyMuPDF and pymupdf4llm are imported inside the functions: importing them costs about a
-second, which the server should not pay at start-up or for tools that never read a PDF.
-
-How pages are converted: pymupdf4llm's ``to_markdown`` is ``parse_document`` (per page: text
-extraction, the layout model, reading order, tables) followed by ``ParsedDocument.to_markdown``.
-The only state one page's conversion shares with another's is the set of heading font sizes,
-which decides each heading's ``#`` depth. So we parse chunks of pages (here, or in helper
-processes: ``convert_pool``), then set heading depths once from the font sizes of *all* pages
-and render. The markdown is therefore the same whatever the chunks and however many processes
-parsed them, and equal to one ``to_markdown`` call over the whole document (a heading's depth no
-longer depends on which batch of pages it was converted with).
-
-Engine: pymupdf4llm's layout engine (``use_layout(True)``), chosen over the older rule-based one
-on the 12 fixture papers (README, "Full-text extraction"): it finds section headings in REVTeX
-and emulateapj papers where the old engine finds none, and it was not slower. OCR is off (the
-papers are born-digital). Running headers/footers are kept here and removed by ``sections``,
-because the engine's own header filter also drops paper titles.
+The engine itself (pymupdf4llm: parse pages, render markdown) is in ``pdf_pages``; the helper
+processes (``convert_pool``) import only that, not the MCP stack, so that they start fast.
+Pages are parsed in chunks, here and in ``workers - 1`` helpers, and rendered once: the markdown
+is the same whatever the number of workers (see ``pdf_pages`` for why).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from mcp_shared import ErrorCode, ToolFailure
 
 from .convert_pool import ChunkFailed, HelperDied, HelperPool
+from .pdf_pages import markdown_options, open_pdf, parse_pages, render
 from .sections import ConvertedDocument, TocEntry
 
 __all__ = ["PAGES_PER_TASK", "convert_pdf", "markdown_options"]
@@ -46,21 +32,6 @@ _DAMAGED = (RuntimeError, ValueError, IndexError, KeyError)
 
 _PDF_MAGIC = b"%PDF-"
 _EOF_MARKER = b"%%EOF"
-
-
-def markdown_options() -> dict[str, object]:
-    """The keyword arguments we pass to ``pymupdf4llm.to_markdown`` (also used by the bench)."""
-    return {"page_chunks": True, "use_ocr": False, "force_ocr": False, "header": True, "footer": True}
-
-
-@functools.cache
-def _pymupdf4llm() -> ModuleType:
-    """Import pymupdf4llm once and select the layout engine (a process-wide switch)."""
-    import pymupdf4llm
-
-    pymupdf4llm.use_layout(True)
-    module: ModuleType = pymupdf4llm
-    return module
 
 
 def _check_bytes(pdf_path: Path) -> None:
@@ -86,60 +57,6 @@ def _check_bytes(pdf_path: Path) -> None:
         raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is truncated (no %%EOF at the end)")
 
 
-def _parse_options() -> dict[str, object]:
-    """``parse_document`` arguments equal to what ``to_markdown(**markdown_options())`` passes it."""
-    return {
-        "use_ocr": False,
-        "force_ocr": False,
-        "force_text": True,
-        "embed_images": False,
-        "write_images": False,
-    }
-
-
-def _open_pdf(pdf_path: Path) -> Any:
-    """Open a PDF for parsing (in this process or a helper), the engine loaded first."""
-    _pymupdf4llm()
-    import pymupdf
-
-    # pymupdf.open is unannotated; typing it as Callable keeps mypy strict without an ignore.
-    open_pdf: Callable[..., Any] = pymupdf.open
-    return open_pdf(pdf_path, filetype="pdf")
-
-
-def _parse_pages(doc: Any, pages: tuple[int, ...]) -> list[Any]:
-    """Layout of ``pages`` (0-based): pymupdf4llm ``PageLayout`` objects, without their raw text dicts."""
-    from pymupdf4llm.helpers import document_layout
-
-    parsed = document_layout.parse_document(doc, pages=list(pages), **_parse_options())
-    layouts: list[Any] = parsed.pages
-    for layout in layouts:  # only used while parsing; dropping them keeps a page small to hold or send
-        layout.fulltext = None
-        layout.words = None
-        layout.links = None
-    return layouts
-
-
-def _render(doc: Any, layouts: list[Any]) -> list[str]:
-    """Markdown per page, heading depths set from the heading font sizes of all pages."""
-    from pymupdf4llm.helpers import document_layout
-
-    sizes = {
-        box.max_fontsize
-        for layout in layouts
-        for box in layout.boxes
-        if box.boxclass in ("title", "section-header")
-    }
-    if sizes:
-        document_layout.update_header_tags(layouts, sizes)
-    parsed = document_layout.ParsedDocument(
-        filename=doc.name, page_count=doc.page_count, toc=doc.get_toc(simple=True), metadata=doc.metadata
-    )
-    parsed.pages = layouts
-    chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
-    return [str(chunk["text"]) for chunk in chunks]
-
-
 def convert_pdf(
     pdf_path: Path,
     progress: Callable[[int, int], None] | None = None,
@@ -158,7 +75,7 @@ def convert_pdf(
     """
     _check_bytes(pdf_path)
     # Helpers start loading the engine now, while this process opens the file.
-    with HelperPool(pdf_path, _open_pdf, _parse_pages, helpers=workers - 1, expected=_DAMAGED) as pool:
+    with HelperPool(pdf_path, open_pdf, parse_pages, helpers=workers - 1, expected=_DAMAGED) as pool:
         document = _convert(pdf_path, pool, progress, max(1, pages_per_task))
         if pool.peak_rss_kib:
             logger.info(
@@ -180,7 +97,7 @@ def _convert(
 
     name = pdf_path.name
     try:
-        doc = _open_pdf(pdf_path)
+        doc = open_pdf(pdf_path)
     except (pymupdf.FileDataError, pymupdf.EmptyFileError, RuntimeError, ValueError) as exc:
         raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is not a readable PDF") from exc
     with doc:
@@ -202,7 +119,7 @@ def _convert(
             if pool.granted == 0 or len(chunks) == 1:
                 layouts: list[Any] = []
                 for chunk in chunks:
-                    layouts.extend(_parse_pages(doc, chunk))
+                    layouts.extend(parse_pages(doc, chunk))
                     if progress is not None:
                         progress(len(layouts), total)
             else:
@@ -210,7 +127,7 @@ def _convert(
                     chunks, doc, None if progress is None else lambda done: progress(done, total)
                 )
                 layouts = [layout for part in parts for layout in part]
-            pages_md = _render(doc, layouts)
+            pages_md = render(doc, layouts)
         except (*_DAMAGED, ChunkFailed) as exc:
             logger.warning("conversion of %s failed: %s", name, exc)
             raise ToolFailure(
