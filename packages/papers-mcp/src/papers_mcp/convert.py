@@ -16,7 +16,7 @@ from typing import Any
 from mcp_shared import ErrorCode, ToolFailure
 
 from .convert_pool import ChunkFailed, HelperDied, HelperPool
-from .pdf_pages import markdown_options, open_pdf, parse_pages, render
+from .pdf_pages import load_engine, markdown_options, open_pdf, parse_pages, render
 from .sections import ConvertedDocument, TocEntry
 
 __all__ = ["PAGES_PER_TASK", "convert_pdf", "markdown_options"]
@@ -93,6 +93,7 @@ def _convert(
     progress: Callable[[int, int], None] | None,
     pages_per_task: int,
 ) -> ConvertedDocument:
+    load_engine()  # first: it must be the first import of PyMuPDF in this process
     import pymupdf
 
     name = pdf_path.name
