@@ -77,13 +77,13 @@ def convert_pdf(
     # Helpers start loading the engine now, while this process opens the file.
     with HelperPool(pdf_path, open_pdf, parse_pages, helpers=workers - 1, expected=_DAMAGED) as pool:
         document = _convert(pdf_path, pool, progress, max(1, pages_per_task))
-        if pool.peak_rss_kib:
-            logger.info(
-                "converted %s with %d helper process(es), peak RSS %s MiB",
-                pdf_path.name,
-                len(pool.peak_rss_kib),
-                "/".join(str(kib // 1024) for kib in pool.peak_rss_kib),
-            )
+    if pool.peak_rss_kib:  # read as the helpers stopped
+        logger.info(
+            "converted %s with %d helper process(es), peak RSS %s MiB",
+            pdf_path.name,
+            len(pool.peak_rss_kib),
+            "/".join(str(kib // 1024) for kib in pool.peak_rss_kib),
+        )
     return document
 
 
