@@ -51,6 +51,8 @@ def test_results_come_back_in_chunk_order_with_progress(tmp_path: Path) -> None:
         pids = helper_pids(pool)
     assert results == EXPECTED
     assert list(tmp_path.glob("by-helper-*")), "no helper computed a chunk"
+    if Path("/proc/self/status").is_file():
+        assert len(pool.peak_rss_kib) == len(pids) and min(pool.peak_rss_kib) > 1000, "peak RSS per helper"
     assert done == sorted(done) and done[-1] == sum(len(c) for c in CHUNKS), done
     assert pids and not any(alive(pid) for pid in pids), "helpers must end with their run"
 

@@ -187,7 +187,7 @@ class HelperPool(Generic[State, Result]):
         self.closed = False
         self.processes: list[BaseProcess] = []
         self.threads: list[threading.Thread] = []
-        self.peak_rss_kib: list[int] = []  # each helper's peak RSS, read when the pool closes (Linux)
+        self.peaks: dict[int, int] = {}  # helper pid -> its peak RSS in KiB, read before it ends (Linux)
 
     def __enter__(self) -> HelperPool[State, Result]:
         self.granted = _SLOTS.acquire(self.wanted, self.limit)
@@ -222,6 +222,7 @@ class HelperPool(Generic[State, Result]):
             try:
                 self._serve(process, parent_conn)
             finally:
+                self._note_peak(process)  # still alive: it ends when this pipe closes
                 parent_conn.close()
         except Exception:  # a helper that cannot start or talk: the calling thread does the work
             logger.warning("a conversion helper process failed; converting without it", exc_info=True)
@@ -332,10 +333,8 @@ class HelperPool(Generic[State, Result]):
             processes = list(self.processes)
         try:
             for process in processes:
-                peak = _peak_rss_kib(process.pid) if process.is_alive() else None
-                if peak is not None:
-                    self.peak_rss_kib.append(peak)
                 if process.is_alive():
+                    self._note_peak(process)
                     process.terminate()
             deadline = time.monotonic() + _JOIN_SECONDS
             for process in processes:
@@ -347,5 +346,16 @@ class HelperPool(Generic[State, Result]):
                 thread.join(_JOIN_SECONDS)
         finally:
             _SLOTS.release(self.granted)
-        if self.peak_rss_kib:
+        if self.peaks:
             logger.debug("conversion helpers' peak RSS: %s MiB", [kib // 1024 for kib in self.peak_rss_kib])
+
+    @property
+    def peak_rss_kib(self) -> list[int]:
+        """Each helper's peak resident set in KiB (Linux), as read just before it ended."""
+        return list(self.peaks.values())
+
+    def _note_peak(self, process: BaseProcess) -> None:
+        peak = _peak_rss_kib(process.pid)
+        if peak is not None and process.pid is not None:
+            with self.cond:
+                self.peaks[process.pid] = max(peak, self.peaks.get(process.pid, 0))
