@@ -8,7 +8,9 @@ is the same whatever the number of workers (see ``pdf_pages`` for why).
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -74,9 +76,11 @@ def convert_pdf(
             PDF with at least one page, or when MuPDF fails on its content.
     """
     _check_bytes(pdf_path)
+    threads = _threads_per_process(workers)
+    opener = functools.partial(open_pdf, threads=threads)
     # Helpers start loading the engine now, while this process opens the file.
-    with HelperPool(pdf_path, open_pdf, parse_pages, helpers=workers - 1, expected=_DAMAGED) as pool:
-        document = _convert(pdf_path, pool, progress, max(1, pages_per_task))
+    with HelperPool(pdf_path, opener, parse_pages, helpers=workers - 1, expected=_DAMAGED) as pool:
+        document = _convert(pdf_path, pool, progress, max(1, pages_per_task), threads)
     if pool.peak_rss_kib:  # read as the helpers stopped
         logger.info(
             "converted %s with %d helper process(es), peak RSS %s MiB",
@@ -87,13 +91,23 @@ def convert_pdf(
     return document
 
 
+def _threads_per_process(workers: int) -> int | None:
+    """ONNX threads per converting process: the CPUs shared out among the workers (None: default)."""
+    if workers <= 1:
+        return None
+    affinity = getattr(os, "sched_getaffinity", None)
+    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+    return max(1, cpus // workers)
+
+
 def _convert(
     pdf_path: Path,
     pool: HelperPool[Any, list[Any]],
     progress: Callable[[int, int], None] | None,
     pages_per_task: int,
+    threads: int | None,
 ) -> ConvertedDocument:
-    load_engine()  # first: it must be the first import of PyMuPDF in this process
+    load_engine(threads)  # first: the first import of PyMuPDF in this process (the first call decides)
     import pymupdf
 
     name = pdf_path.name

@@ -23,7 +23,7 @@ because the engine's own header filter also drops paper titles.
 
 from __future__ import annotations
 
-import functools
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,35 +38,43 @@ def markdown_options() -> dict[str, object]:
     return {"page_chunks": True, "use_ocr": False, "force_ocr": False, "header": True, "footer": True}
 
 
-@functools.cache
-def _pymupdf4llm() -> ModuleType:
+_ENGINE: list[ModuleType] = []
+_ENGINE_LOCK = threading.Lock()
+
+
+def _pymupdf4llm(threads: int | None = None) -> ModuleType:
     """Import pymupdf4llm once and select the layout engine (a process-wide switch).
 
-    The layout model's ONNX Runtime sessions are created by this import; they are created with
-    spin-waiting off (``_sessions_that_sleep``). Nothing else in this package imports PyMuPDF first.
+    The layout model's ONNX Runtime sessions are created by this import, with spin-waiting off
+    and ``threads`` intra-op threads (None: ONNX Runtime's default, one per core). The first call
+    in a process decides; nothing else in this package imports PyMuPDF before it.
     """
-    with _sessions_that_sleep():
-        import pymupdf4llm
+    with _ENGINE_LOCK:
+        if not _ENGINE:
+            with _sessions_that_sleep(threads):
+                import pymupdf4llm
 
-        pymupdf4llm.use_layout(True)
-    module: ModuleType = pymupdf4llm
-    return module
+                pymupdf4llm.use_layout(True)
+            _ENGINE.append(pymupdf4llm)
+        return _ENGINE[0]
 
 
-def load_engine() -> None:
+def load_engine(threads: int | None = None) -> None:
     """Load PyMuPDF and the layout model now (before any other ``import pymupdf``)."""
-    _pymupdf4llm()
+    _pymupdf4llm(threads)
 
 
 @contextmanager
-def _sessions_that_sleep() -> Iterator[None]:
+def _sessions_that_sleep(threads: int | None) -> Iterator[None]:
     """While the layout model loads: ONNX Runtime sessions whose idle threads sleep, not spin.
 
     ONNX Runtime's default keeps its thread pool spinning between operators. On a busy machine,
-    and with conversion helpers on every core, the spinning threads take CPU from the work: a
-    conversion of 16 pages of 1311.2542v3 took 12.7-13.5 s of CPU with spinning and 10.1-10.3 s
-    without, with the same output byte for byte (README, "Parallel conversion"). The thread
-    count and so the arithmetic are unchanged. Without onnxruntime, nothing is changed.
+    and beside conversion helpers, the spinning threads take CPU from the work: converting 16
+    pages of 1311.2542v3 took 12.7-13.5 s of CPU with spinning and 10.1-10.3 s without, with the
+    same output byte for byte. With helpers, each process gets ``threads`` = CPUs / workers
+    intra-op threads, so that the processes do not oversubscribe the cores (README, "Parallel
+    conversion"); the output is the same for any thread count (checked on the 12 fixture papers).
+    Without onnxruntime, nothing is changed.
     """
     try:
         import onnxruntime
@@ -80,6 +88,8 @@ def _sessions_that_sleep() -> Iterator[None]:
             options = sess_options if sess_options is not None else onnxruntime.SessionOptions()
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+            if threads is not None:
+                options.intra_op_num_threads = threads
             super().__init__(path_or_bytes, options, *args, **kwargs)
 
     onnxruntime.InferenceSession = _Session
@@ -100,9 +110,9 @@ def _parse_options() -> dict[str, object]:
     }
 
 
-def open_pdf(pdf_path: Path) -> Any:
+def open_pdf(pdf_path: Path, threads: int | None = None) -> Any:
     """Open a PDF for parsing (in this process or a helper), the engine loaded first."""
-    _pymupdf4llm()
+    _pymupdf4llm(threads)
     import pymupdf
 
     # pymupdf.open is unannotated; typing it as Callable keeps mypy strict without an ignore.
