@@ -10,7 +10,7 @@ Why not ``concurrent.futures.ProcessPoolExecutor``:
   slow or still-starting helper never makes a run slower than working alone;
 - a helper that crashes (MuPDF on a damaged file) fails the run instead of the server;
 - at most ``limit`` helpers exist in the whole process, however many runs there are at once
-  (``HelperSlots``), so memory stays bounded; helpers live for one run only.
+  (``_SLOTS``), so memory stays bounded; helpers live for one run only.
 
 Helpers are started with ``spawn`` (never ``fork``: the server runs threads, and the layout
 engine's ONNX thread pool does not survive a fork). Each helper sends its stdout to stderr
