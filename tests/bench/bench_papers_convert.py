@@ -164,18 +164,13 @@ def equality_pass(pdfs: list[Path]) -> bool:
     """Each paper whole: 1 worker, 2 workers and one bare to_markdown call, byte for byte."""
     same = 0
     for pdf in pdfs:
-        start = time.perf_counter()
         one = convert_pdf(pdf, workers=1).pages_md
-        t_one = time.perf_counter() - start
-        start = time.perf_counter()
         two = convert_pdf(pdf, workers=2).pages_md
-        t_two = time.perf_counter() - start
         whole = tuple(str(c["text"]) for c in bare(pdf))
         ok = one == two == whole
         same += ok
         sys.stdout.write(
-            f"  {pdf.stem:<24} {len(one):>3} pages  1 worker {t_one:6.1f} s, 2 workers {t_two:6.1f} s  "
-            f"{'identical' if ok else 'DIFFERENT'}"
+            f"  {pdf.stem:<24} {len(one):>3} pages  {'identical' if ok else 'DIFFERENT'}"
             f"{'' if one == two else ' (1 vs 2 workers differ)'}{'' if one == whole else ' (vs to_markdown differ)'}\n"
         )
     sys.stdout.write(
