@@ -343,7 +343,9 @@ def main() -> int:
     for kind in ("surname", "acronym"):
         pairs = found[f"{kind} pairs"]
         merged = found[f"{kind} merged"]
-        print(f"alias {kind}: {merged}/{pairs} gold pairs merged into one entity (baseline merges nothing: 0/{pairs})")
+        print(
+            f"alias {kind}: {merged}/{pairs} gold pairs merged into one entity (baseline merges nothing: 0/{pairs})"
+        )
     print(f"merges across gold types (wrong): {wrong['wrong']} of {wrong['pairs']} merged mention pairs")
     print(
         f"time: bare nlp.pipe {result['bare_s']:.2f} s; ours (pipe + extract_entities) {result['ours_s']:.2f} s"

@@ -11,14 +11,33 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).parent
 
-NO_SPACE_BEFORE = {",", ".", ";", ":", "!", "?", ")", "]", "}", "%", "'s", "n't", "'re", "'ve", "'ll", "'d", "'m", "...", "''"}
+NO_SPACE_BEFORE = {
+    ",",
+    ".",
+    ";",
+    ":",
+    "!",
+    "?",
+    ")",
+    "]",
+    "}",
+    "%",
+    "'s",
+    "n't",
+    "'re",
+    "'ve",
+    "'ll",
+    "'d",
+    "'m",
+    "...",
+    "''",
+}
 NO_SPACE_AFTER = {"(", "[", "{", "$", "``", "#", "@"}
 CLITICS = {"s", "ve", "ll", "re", "d", "t", "m"}
 
@@ -34,13 +53,19 @@ def detokenize(tokens: list[Token]) -> tuple[str, list[list[object]]]:
     current: list[object] | None = None
     for i, (tok, label) in enumerate(tokens):
         attach = False
-        if not text:
-            attach = True
-        elif tok in NO_SPACE_BEFORE or prev in NO_SPACE_AFTER:
-            attach = True
-        elif tok in {"'", "´", "’"} and i + 1 < len(tokens) and tokens[i + 1][0].lower() in CLITICS:
-            attach = True
-        elif prev in {"'", "´", "’"} and tok.lower() in CLITICS and text.endswith(prev) and len(text) > 1 and text[-2] != " ":
+        if (
+            not text
+            or tok in NO_SPACE_BEFORE
+            or prev in NO_SPACE_AFTER
+            or (tok in {"'", "´", "’"} and i + 1 < len(tokens) and tokens[i + 1][0].lower() in CLITICS)
+            or (
+                prev in {"'", "´", "’"}
+                and tok.lower() in CLITICS
+                and text.endswith(prev)
+                and len(text) > 1
+                and text[-2] != " "
+            )
+        ):
             attach = True
         elif tok == '"':
             attach = open_quote
@@ -100,7 +125,9 @@ def passages(name: str, docs: dict[int, list[list[Token]]], every: int, max_sent
             parts.append(text)
             spans += [[s + offset, e + offset, k] for s, e, k in sent_spans]
             offset += len(text) + 1
-        cases.append({"id": f"{name}-doc{d}", "sentences": len(parts), "text": " ".join(parts), "entities": spans})
+        cases.append(
+            {"id": f"{name}-doc{d}", "sentences": len(parts), "text": " ".join(parts), "entities": spans}
+        )
     write(name, cases)
 
 

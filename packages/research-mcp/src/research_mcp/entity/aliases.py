@@ -96,23 +96,54 @@ def group_mentions(index: Index) -> None:
         words = alias.split()
         if m.type == "person" and len(words) >= 2:
             persons_by_last.setdefault(words[-1], set()).add(gid)
-    # "International Business Machines (IBM)": the acronym joins the long name
+    # "International Business Machines (IBM)": the acronym joins the long name, tagged or not
     text = index.doc.text
     for m in ordered:
-        after = text[m.char_end : m.char_end + 12]
-        acronym = re.match(r"\s*\(([A-Z][A-Za-z&]{1,9})\)", after)
-        if acronym:
-            initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", m.text) if w[0].isupper())
-            target = groups.get(key(acronym.group(1)))
-            if target is not None and initials.upper() == acronym.group(1).upper().rstrip("S"):
-                merge(index, into=m.group, other=target)
-    # "Nadella" after "Satya Nadella": a lone surname joins the only person with that surname
+        acronym = _ACRONYM_AFTER.match(text, m.char_end)
+        if acronym is None or (m.type in {"person", "location"} and m.label != "ORG"):
+            continue
+        short = acronym.group(1)
+        initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", m.text) if w[0].isupper())
+        if initials.upper() != short.upper().rstrip("S"):
+            continue
+        target = groups.get(key(short))
+        if target is None:
+            target = _acronym_mention(index, acronym.start(1), acronym.end(1), m)
+            if target is None:
+                continue
+            groups[key(short)] = target
+        merge(index, into=m.group, other=target)
+    # "Ortega" after "Maria Ortega": a lone surname joins the only person with that surname, and is a
+    # person whatever the NER called it (never a new company), unless its form says company
     for m in ordered:
         words = key(m.text).split()
-        if len(words) == 1 and m.type in {"person", "company"}:
-            candidates = persons_by_last.get(words[0], set()) - {m.group}
-            if len(candidates) == 1 and m.label in {"PERSON", "PROPN"}:
-                merge(index, into=next(iter(candidates)), other=m.group)
+        if len(words) != 1 or m.type in {"technology", "product"} or has_legal_suffix(m.text):
+            continue
+        if m.strong_type and m.type in {"company", "organization"}:
+            continue
+        candidates = persons_by_last.get(words[0], set()) - {m.group}
+        if len(candidates) == 1:
+            m.type, m.strong_type = "person", False
+            merge(index, into=next(iter(candidates)), other=m.group)
+
+
+_ACRONYM_AFTER = re.compile(r"\s*\(\s*([A-Z][A-Za-z&.]{1,9})\s*\)")
+
+
+def _acronym_mention(index: Index, start: int, end: int, long: Mention) -> int | None:
+    """A new mention (and group) for an acronym the NER did not tag, typed like its long name."""
+    span = index.doc.char_span(start, end, alignment_mode="contract")
+    if span is None or len(span) == 0 or any(i in index.by_token for i in range(span.start, span.end)):
+        return None
+    mention = Mention(
+        span.start, span.end, span.text, long.type, long.label, start, end, False, long.strong_type
+    )
+    index.mentions.append(mention)
+    for i in range(span.start, span.end):
+        index.by_token[i] = mention
+    mention.group = len(index.groups)
+    index.groups.append(Group(mentions=[mention]))
+    return mention.group
 
 
 def merge(index: Index, *, into: int, other: int) -> None:

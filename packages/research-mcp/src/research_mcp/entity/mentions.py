@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .lexicons import lexicons
-from .names import business_name, key, org_type, strip_name
-from .places import is_place
+from .names import business_name, has_legal_suffix, key, org_type, strip_name
+from .places import CITY_OVER_ORG, CITY_OVER_PERSON, is_place, place_kind
+from .spans import name_spans
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -63,6 +64,49 @@ def is_sentence_initial_common_word(span: Span) -> bool:
     return first.pos_ not in {"PROPN", "NUM"} and first.is_stop
 
 
+def _not_a_personal_name(text: str) -> bool:
+    """ "GlaxoSmithKline", "PIEtech", "3D Systems": inner capitals or digits do not make a person's name."""
+    for word in re.split(r"[\s-]+", text):
+        core = re.sub(r"^(?:Mc|Mac|O'|O’|D'|D’|De|Di|Da|La|Le|Van|Von)", "", word)
+        if any(c.isdigit() for c in word) or any(c.isupper() for c in core[1:]):
+            return not word.isupper()  # an all-capitals word is a shouted name, not a brand
+    return False
+
+
+def mention_type(text: str, label: str, handle: bool = False) -> tuple[str, bool]:
+    """Our type for a cleaned NER name, and whether a list or a name's form (not the NER) decided it.
+
+    Order: technology and product lists; known names; a legal form or business word ends only a
+    company's name ("Munich Re", "Kirin Brewery", whatever the NER said); the gazetteer types
+    countries, regions and cities the NER called a company or a person; ORG names are companies
+    or organizations by their words.
+    """
+    lex = lexicons()
+    if lex.tech_pattern.fullmatch(text):
+        return "technology", True  # "AI", "CRISPR": the lexicon beats an ORG guess
+    k = key(text)
+    known = lex.known_types.get(k)
+    if known is not None:
+        return known, True
+    if has_legal_suffix(text) or business_name(text):
+        return "company", True
+    base = LABEL_TYPES[label]
+    if label in {"GPE", "LOC"} and is_place(text):
+        return "location", True
+    if label == "PERSON":
+        place = place_kind(text)
+        if place is not None and (place[0] == "country" or place[1] >= CITY_OVER_PERSON):
+            return "location", True  # regions share their names with people too often ("Kerry", "Victoria")
+        if _not_a_personal_name(text) and not handle:
+            return "company", False
+        return base, False
+    if label == "ORG":
+        if is_place(text, CITY_OVER_ORG):
+            return "location", True
+        return org_type(text)
+    return base, False
+
+
 def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
     """NER mentions kept, and those dropped as sentence-initial common words (a relation may revive them)."""
     lex = lexicons()
@@ -70,40 +114,30 @@ def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
     dropped: list[Mention] = []
     capitalised_inside = {t.text for t in doc if not t.is_sent_start and t.text[:1].isupper()}
     for ent in doc.ents:
-        base = LABEL_TYPES.get(ent.label_)
-        if base is None:
+        if ent.label_ not in LABEL_TYPES:
             continue
-        span = ent
-        while len(span) > 1 and (span[0].lower_ == "the" or span[0].is_punct):
-            span = span[1:]
-        while len(span) > 1 and (
-            span[-1].tag_ == "POS"
-            or (span[-1].is_punct and span[-1].text != ".")
-            or (span[-1].is_stop and span[-1].pos_ in {"ADP", "DET", "CCONJ", "PART", "PRON"})
-        ):
-            span = span[:-1]
-        text = strip_name(span.text)
-        if len(text) < 2 or not any(c.isupper() for c in text) or not any(c.isalpha() for c in text):
-            continue
-        k = key(text)
-        known = lex.known_types.get(k)
-        doubtful = is_sentence_initial_common_word(span)
-        if doubtful and (known in {"company", "product"} or text in capitalised_inside):
-            doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
-        strong = False
-        etype = base
-        if ent.label_ == "ORG" or known == "company" or (ent.label_ != "PERSON" and business_name(text)):
-            etype, strong = org_type(text)
-        if known == "product":
-            etype, strong = "product", True
-        if ent.label_ in {"GPE", "LOC"} and is_place(text):
-            strong = True
-        if lex.tech_pattern.fullmatch(text):
-            etype, strong = "technology", True  # "AI", "CRISPR": the lexicon beats an ORG guess
-        mention = Mention(
-            span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
-        )
-        (dropped if doubtful else mentions).append(mention)
+        for span in name_spans(ent, ent.label_):
+            while len(span) > 1 and (span[0].lower_ == "the" or span[0].is_punct):
+                span = span[1:]
+            while len(span) > 1 and (
+                span[-1].tag_ == "POS"
+                or (span[-1].is_punct and span[-1].text != ".")
+                or (span[-1].is_stop and span[-1].pos_ in {"ADP", "DET", "CCONJ", "PART", "PRON"})
+            ):
+                span = span[:-1]
+            text = strip_name(span.text)
+            if len(text) < 2 or not any(c.isupper() for c in text) or not any(c.isalpha() for c in text):
+                continue
+            known = lex.known_types.get(key(text))
+            doubtful = is_sentence_initial_common_word(span)
+            if doubtful and (known in {"company", "product"} or text in capitalised_inside):
+                doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
+            handle = span.start_char > 0 and doc.text[span.start_char - 1] in "@#"
+            etype, strong = mention_type(text, ent.label_, handle)
+            mention = Mention(
+                span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
+            )
+            (dropped if doubtful else mentions).append(mention)
     return mentions, dropped
 
 

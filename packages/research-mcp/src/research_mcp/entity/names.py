@@ -20,7 +20,7 @@ def strip_name(text: str) -> str:
     text = re.sub(r"(?i)^the\s+", "", text.strip())
     text = re.sub(r"[’']s$", "", text)
     abbreviated = _ABBREVIATED.search(text) is not None
-    text = text.strip(" ,;:-\"'()[]")
+    text = text.strip(" ,;:-\"'()[]").lstrip("@#")
     return text if abbreviated else text.rstrip(".")
 
 

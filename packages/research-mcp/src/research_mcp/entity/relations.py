@@ -17,7 +17,7 @@ from .aliases import Index
 from .lexicons import lexicons, relation_grammar
 from .mentions import Mention
 from .names import has_legal_suffix, key
-from .places import is_place
+from .places import CITY_OVER_ORG, is_place
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -421,7 +421,7 @@ def _company_pair(a: Mention, b: Mention) -> bool:
 def _role_type(m: Mention, role: str) -> str:
     """Reconcile the NER label with the role a relation gives a mention."""
     if role == "company":
-        if m.type in {"person", "location"} and not is_place(m.text):
+        if m.type in {"person", "location"} and not is_place(m.text, CITY_OVER_ORG):
             return (
                 "company" if m.type == "location" or m.label != "PERSON" or m.end - m.start != 2 else m.type
             )
