@@ -94,7 +94,7 @@ def _trim(piece: Span, label: str) -> Span | None:
             return True
         if label == "PERSON" and tok.tag_ not in _NAME_TAGS and tok.is_alpha:
             return True  # "Analysts Kestrel", "Bringing Doxim": a common word is not a first name
-        return tok.tag_ in _VERB_TAGS and tok.is_sent_start
+        return tok.tag_ in _VERB_TAGS and bool(tok.is_sent_start)
 
     while start < end - 1 and droppable_lead(doc[start]):
         start += 1
