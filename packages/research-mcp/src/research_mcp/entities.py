@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .entity.aliases import Index, canonical_name, group_mentions
+from .entity.company_spans import company_spans
+from .entity.described import described_names
 from .entity.lexicons import relation_grammar
 from .entity.mentions import Mention, ner_mentions, tech_mentions
 from .entity.relations import Edge, sentence_relations
@@ -114,6 +116,8 @@ def extract_entities(
     started = time.perf_counter()
     wanted = normalise_entity_types(entity_types)
     mentions, doubtful = ner_mentions(doc)
+    mentions, doubtful = company_spans(doc, mentions, doubtful)
+    mentions, doubtful = described_names(doc, mentions, doubtful)
     taken = {i for m in mentions for i in range(m.start, m.end)}
     mentions += tech_mentions(doc, taken)
     index = Index(doc, mentions, doubtful)
