@@ -44,6 +44,12 @@ CLITICS = {"s", "ve", "ll", "re", "d", "t", "m"}
 Token = tuple[str, str]  # (text, label in BIO/IO form, "O" outside)
 
 
+def _handle_sign(text: str, current: list[object], start: int) -> bool:
+    """Whether the open span is a lone "@" or "#" that the next token, written against it, continues."""
+    begin, end = current[0], current[1]
+    return end == start and isinstance(begin, int) and end == begin + 1 and text[begin] in "@#"
+
+
 def detokenize(tokens: list[Token]) -> tuple[str, list[list[object]]]:
     """Prose from tokens, and the entity spans ([start, end, label]) over it."""
     text = ""
@@ -80,8 +86,8 @@ def detokenize(tokens: list[Token]) -> tuple[str, list[list[object]]]:
         begins = label.startswith("B-")
         if kind is None:
             current = None
-        elif current is not None and current[2] == kind and not begins:
-            current[1] = end
+        elif current is not None and current[2] == kind and (not begins or _handle_sign(text, current, start)):
+            current[1] = end  # "@" tagged B-PER, then "MathiasCormann" tagged B-PER again: one handle
         else:
             current = [start, end, kind]
             spans.append(current)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .acronyms import join_acronyms
-from .lexicons import lexicons
+from .lexicons import english_words, lexicons
 from .mentions import Mention, is_sentence_initial_common_word, propn_span
 from .names import has_legal_suffix, key, org_type, strip_name
 
@@ -119,6 +119,36 @@ def group_mentions(index: Index) -> None:
         if len(candidates) == 1:
             m.type, m.strong_type = "person", False
             merge(index, into=next(iter(candidates)), other=m.group)
+    _surnames_the_ner_missed(index, persons_by_last)
+
+
+def _surnames_the_ner_missed(index: Index, persons_by_last: dict[str, set[int]]) -> None:
+    """ "Andrew Sant ... Sant migrated": a lone surname the NER left untagged, or held back as a
+    sentence's first word, is a mention of the only person with that surname."""
+    surnames = {last: next(iter(g)) for last, g in persons_by_last.items() if len(g) == 1}
+    if not surnames:
+        return
+    words = english_words(index.doc.vocab)
+    for tok in index.doc:
+        gid = surnames.get(tok.lower_)
+        if gid is None or tok.i in index.by_token or not tok.text[:1].isupper() or tok.is_upper:
+            continue
+        first = min(m.start for m in index.groups[gid].mentions) if index.groups[gid].mentions else tok.i
+        if tok.i < first:
+            continue  # a surname is read back only after the full name
+        held = index.doubtful.get(tok.i)
+        if held is not None and (held.start, held.end) != (tok.i, tok.i + 1):
+            continue
+        if held is None and tok.pos_ != "PROPN" and tok.lower_ in words:
+            continue  # "... Share on Google Plus": an ordinary word the tagger does not call a name
+        index.doubtful.pop(tok.i, None)
+        mention = Mention(
+            tok.i, tok.i + 1, tok.text, "person", held.label if held else "PROPN",
+            tok.idx, tok.idx + len(tok.text), held is not None, False,
+        )  # fmt: skip
+        index.add(mention)
+        mention.group = gid
+        index.groups[gid].mentions.append(mention)
 
 
 def merge(index: Index, *, into: int, other: int) -> None:

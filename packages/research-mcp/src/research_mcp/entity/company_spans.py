@@ -78,7 +78,9 @@ def _runs(doc: Doc) -> list[tuple[int, int, int]]:
         first_closer = start
         while first_closer < i and _word(doc[first_closer]) not in closers:
             first_closer += 1
-        if first_closer > start:  # something before the legal form or business word: a name
+        follows = doc[end] if end < n else None
+        continues = follows is not None and _capitalised(follows) and not follows.is_sent_start
+        if first_closer > start and not continues:  # a name closed by the legal form or business word
             out.append((start, first_closer, end))
         i = end
     return out

@@ -44,10 +44,13 @@ def described_names(doc: Doc, mentions: list[Mention], dropped: list[Mention]) -
     table = lexicons().group_nouns
     words = english_words(doc.vocab)
     n = len(doc)
+    held = {i for m in (*mentions, *dropped) for i in range(m.start, m.end)}
     for tok in doc:
         etype = table.get(tok.lower_)
-        if etype is None or tok.i + 1 >= n:
+        if etype is None or tok.i + 1 >= n or tok.i in held:
             continue
+        if (tok.text[:1].isupper() and not tok.is_sent_start) or (tok.is_upper and len(tok.text) > 1):
+            continue  # "Reserve Bank Governor ...", "Malaysia Airlines Flight": the noun is part of a name
         plural = tok.tag_ in {"NNS", "NNPS"}
         names: list[tuple[int, int]] = []
         i = tok.i + 1

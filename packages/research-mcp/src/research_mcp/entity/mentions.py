@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .lexicons import lexicons
+from .lexicons import english_words, lexicons
 from .names import business_name, has_legal_suffix, key, org_type, public_bank, strip_name
 from .places import CITY_OVER_ORG, CITY_OVER_PERSON, is_place, place_kind
 from .spans import name_spans
@@ -55,12 +55,19 @@ class Mention:
 
 
 def is_sentence_initial_common_word(span: Span) -> bool:
-    """ "Despite", "Revenue", "Analysts" at the start of a sentence are capitalised words, not names."""
+    """ "Despite", "Revenue", "Analysts" at the start of a sentence are capitalised words, not names.
+
+    A lone first word is doubtful when it is a stop word, or an English word (the model's word
+    index) that the tagger does not call a proper noun: "Casey is ...", "Baumgarten most recently
+    ..." are names the tagger got wrong, "Revenue rose" is not.
+    """
     first = span[0]
     if not first.is_sent_start:
         return False
     if len(span) == 1:
-        return first.pos_ != "PROPN" or first.is_stop or first.text.lower() in {"today", "yesterday"}
+        if first.is_stop or first.lower_ in {"today", "yesterday"}:
+            return True
+        return first.pos_ != "PROPN" and (first.lower_ in english_words(span.doc.vocab) or not first.is_alpha)
     return first.pos_ not in {"PROPN", "NUM"} and first.is_stop
 
 
