@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .entity.aliases import Index, canonical_name, group_mentions
-from .entity.company_spans import company_spans
+from .entity.company_spans import company_spans, of_place_names
 from .entity.described import described_names
 from .entity.lexicons import relation_grammar
 from .entity.mentions import Mention, ner_mentions, tech_mentions
@@ -118,6 +118,7 @@ def extract_entities(
     mentions, doubtful = ner_mentions(doc)
     mentions, doubtful = company_spans(doc, mentions, doubtful)
     mentions, doubtful = described_names(doc, mentions, doubtful)
+    mentions = of_place_names(doc, mentions)
     taken = {i for m in mentions for i in range(m.start, m.end)}
     mentions += tech_mentions(doc, taken)
     index = Index(doc, mentions, doubtful)

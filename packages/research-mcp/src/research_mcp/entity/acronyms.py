@@ -92,20 +92,32 @@ def _new_mention(index: Index, start: int, end: int, like: Mention) -> Mention |
     return mention
 
 
+def _revive(index: Index, mention: Mention) -> None:
+    for i in range(mention.start, mention.end):
+        index.doubtful.pop(i, None)
+    index.add(mention, new_group=True)
+
+
 def _definitions(index: Index) -> list[tuple[Mention, str, int, int]]:
     """(long-form mention, short form, start, end of the short form) for every definition in the text."""
     text = index.doc.text
     found: list[tuple[Mention, str, int, int]] = []
-    for m in sorted(index.mentions, key=lambda x: x.start):
+    held = {id(m): m for m in index.doubtful.values()}
+    for m in sorted([*index.mentions, *held.values()], key=lambda x: x.start):
         after = _AFTER_LONG.match(text, m.char_end)
         if after is not None:
             group = "paren" if after.group("paren") else "or"
             short = after.group(group)
-            if (abbreviates(short, m.text) and _is_acronym(short)) or (
-                group == "paren" and _names_part(short, m.text)
-            ):
+            defines = abbreviates(short, m.text) and (
+                _is_acronym(short) or (group == "paren" and " " not in short and len(short) >= 3)
+            )  # "(Eavca)", "(Flex)": a written-out short name counts inside parentheses
+            if defines or (group == "paren" and _names_part(short, m.text)):
+                if id(m) in held:
+                    _revive(index, m)  # "American Express (AXP)": a definition is a sign of a name
                 found.append((m, short, after.start(group), after.end(group)))
                 continue
+        if id(m) in held:
+            continue
         paren = _PAREN.match(text, m.char_end)
         if paren is not None and _is_acronym(m.text) and " " not in m.text:
             long_text = paren.group(1)

@@ -19,12 +19,12 @@ from .lexicons import english_words, lexicons
 from .mentions import Mention, mention_type
 from .names import strip_name
 from .places import place_kind
-from .spans import descriptors
+from .spans import INNER_FORMS, descriptors, time_words
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-__all__ = ["company_spans"]
+__all__ = ["company_spans", "of_place_names"]
 
 _NAME_TAGS = {"NNP", "NNPS"}
 
@@ -41,8 +41,13 @@ def _capitalised(tok: Token) -> bool:
 
 
 def _name_start_ok(tok: Token, words: frozenset[str]) -> bool:
-    """A run's first word: not a title, stop word or (at a sentence's start) an ordinary word."""
-    if tok.is_stop or _word(tok) in descriptors():
+    """A run's first word: not a stop word, a time word ("ET 3D Systems Corp."), a shouted ordinary word
+    before the name ("SOURCE International Finance Corporation") or, at a sentence's start, an
+    ordinary word ("Shares", not "Hannover")."""
+    if tok.is_stop or _word(tok) in time_words()[0]:
+        return False
+    following = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    if tok.is_upper and len(tok.text) > 4 and tok.lower_ in words and following is not None and not following.is_upper:
         return False
     if tok.is_sent_start and tok.tag_ not in _NAME_TAGS:
         return tok.lower_ not in words or place_kind(tok.text) is not None
@@ -65,21 +70,36 @@ def _runs(doc: Doc) -> list[tuple[int, int, int]]:
         while end < n and _capitalised(doc[end]) and _word(doc[end]) in lex.legal_forms:
             end += 1
         start = i
+        if (
+            _word(tok) in lex.legal_forms
+            and i >= 2
+            and doc[i - 1].text == ","
+            and _capitalised(doc[i - 2])
+            and not doc[i - 1].is_sent_start
+        ):
+            start = i - 2  # "LifePoint Health, Inc.", "Friedman, LLP"
         while start > 0 and not doc[start].is_sent_start:
             prev = doc[start - 1]
+            if _word(prev) in lex.legal_forms - INNER_FORMS:
+                break  # "Wal-Mart Stores Inc China Resources": another company's name ends there
             if _capitalised(prev) and not prev.is_stop:
                 start -= 1
             elif prev.text == "&" and start >= 2 and _capitalised(doc[start - 2]) and not prev.is_sent_start:
                 start -= 2
             else:
                 break
-        while start < i and (not _name_start_ok(doc[start], words) or doc[start].text == "&"):
+        while start < i and (not _name_start_ok(doc[start], words) or doc[start].text in {"&", ","}):
             start += 1
         first_closer = start
         while first_closer < i and _word(doc[first_closer]) not in closers:
             first_closer += 1
         follows = doc[end] if end < n else None
-        continues = follows is not None and _capitalised(follows) and not follows.is_sent_start
+        continues = (
+            follows is not None
+            and _capitalised(follows)
+            and not follows.is_sent_start
+            and _word(follows) not in descriptors()  # "South African Reserve Bank Governor ..." ends at Bank
+        )
         if first_closer > start and not continues:  # a name closed by the legal form or business word
             out.append((start, first_closer, end))
         i = end
@@ -115,3 +135,36 @@ def company_spans(doc: Doc, mentions: list[Mention], dropped: list[Mention]) -> 
         dropped = [m for m in dropped if m not in inside]
     mentions.sort(key=lambda m: m.start)
     return mentions, dropped
+
+
+def of_place_names(doc: Doc, mentions: list[Mention]) -> list[Mention]:
+    """ "Bank of Israel", "Central bank of Hungary", "University of Ghana": an organisation's head word
+    followed by "of" and a place the NER tagged apart is one name, typed as a whole."""
+    lex = lexicons()
+    heads = lex.business_words | lex.institution_words
+    by_start = {m.start: m for m in mentions}
+    out: list[Mention] = []
+    joined: set[int] = set()
+    for m in mentions:
+        if id(m) in joined:
+            continue
+        place = by_start.get(m.end + 1)
+        if (
+            place is not None
+            and m.type in {"company", "organization"}
+            and place.type == "location"
+            and m.end < len(doc)
+            and doc[m.end].lower_ == "of"
+            and _word(doc[m.end - 1]) in heads
+        ):
+            span = doc[m.start : place.end]
+            text = strip_name(span.text)
+            etype, strong = mention_type(text, "ORG")
+            if etype in {"company", "organization"}:
+                out.append(
+                    Mention(m.start, place.end, text, etype, m.label, span.start_char, span.end_char, True, strong)
+                )
+                joined.add(id(place))
+                continue
+        out.append(m)
+    return out

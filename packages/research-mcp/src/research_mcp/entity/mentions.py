@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .lexicons import english_words, lexicons
-from .names import business_name, has_legal_suffix, key, org_type, public_bank, strip_name
+from .names import business_name, has_legal_suffix, institution_head, key, org_type, public_bank, strip_name
 from .places import CITY_OVER_ORG, CITY_OVER_PERSON, is_place, place_kind
 from .spans import name_spans
 
@@ -95,7 +95,7 @@ def mention_type(text: str, label: str, handle: bool = False) -> tuple[str, bool
     known = lex.known_types.get(k)
     if known is not None:
         return known, True
-    if label in {"ORG", "PERSON"} and public_bank(text):
+    if label in {"ORG", "PERSON"} and (public_bank(text) or institution_head(text)):
         return "organization", True
     if has_legal_suffix(text) or business_name(text):
         return "company", True

@@ -6,7 +6,7 @@ import re
 
 from .lexicons import lexicons
 
-__all__ = ["business_name", "has_legal_suffix", "key", "org_type", "public_bank", "strip_name"]
+__all__ = ["business_name", "has_legal_suffix", "institution_head", "key", "org_type", "public_bank", "strip_name"]
 
 # "European Central Bank", "Reserve Bank of India", "Asian Development Bank", "Federal Reserve Bank of
 # New York", "Monetary Authority of Singapore": a bank or authority of the state, not a business
@@ -47,6 +47,15 @@ def business_name(text: str) -> bool:
     return len(words) >= 2 and words[-1].lower() in lexicons().business_words and words[0][:1].isupper()
 
 
+def institution_head(text: str) -> bool:
+    """ "Ohio Department of Natural Resources", "Ministry of Energy": an institution word heads the name
+    (it stands before "of"), so a business word at its end does not make it a company."""
+    words = _words(text)
+    if "of" not in words:
+        return False
+    return bool(set(words[: words.index("of")]) & lexicons().institution_words)
+
+
 def public_bank(text: str) -> bool:
     """ "European Central Bank", "Bank of Japan", "Asian Development Bank": a central or public bank.
 
@@ -61,7 +70,7 @@ def org_type(text: str) -> tuple[str, bool]:
     """ "company" or "organization" for an ORG name, and whether a list (not a guess) decided it."""
     lex = lexicons()
     k = key(text)
-    if lex.known(k, "organization") or public_bank(text):
+    if lex.known(k, "organization") or public_bank(text) or institution_head(text):
         return "organization", True
     if lex.known(k, "company") or has_legal_suffix(text) or business_name(text):
         return "company", True
