@@ -100,7 +100,7 @@ def _revive(index: Index, mention: Mention) -> None:
 
 def _definitions(index: Index) -> list[tuple[Mention, str, int, int]]:
     """(long-form mention, short form, start, end of the short form) for every definition in the text."""
-    text = index.doc.text
+    text = index.text
     found: list[tuple[Mention, str, int, int]] = []
     held = {id(m): m for m in index.doubtful.values()}
     for m in sorted([*index.mentions, *held.values()], key=lambda x: x.start):
@@ -144,7 +144,7 @@ def join_acronyms(index: Index, groups: dict[str, int]) -> None:
     """Each defined short form, and every later bare use of it, joins its long form's entity."""
     from .aliases import merge
 
-    text = index.doc.text
+    text = index.text
     for long, short, start, end in _definitions(index):
         if long.type == "person":
             continue

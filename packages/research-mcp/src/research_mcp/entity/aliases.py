@@ -32,8 +32,11 @@ class Group:
 class Index:
     """Mentions of one document, grouped into entities by alias."""
 
-    def __init__(self, doc: Doc, mentions: list[Mention], doubtful: Sequence[Mention] = ()) -> None:
+    def __init__(
+        self, doc: Doc, mentions: list[Mention], doubtful: Sequence[Mention] = (), text: str | None = None
+    ) -> None:
         self.doc = doc
+        self.text = doc.text if text is None else text  # Doc.text is rebuilt from the tokens on every access
         self.doubtful = {i: m for m in doubtful for i in range(m.start, m.end)}
         self.mentions = mentions
         self.by_token: dict[int, Mention] = {}

@@ -69,7 +69,7 @@ def english_words(vocab: Any) -> frozenset[str]:
         if lookups is not None:
             table = lookups.get_table("lemma_index")
             for pos in ("noun", "verb", "adj", "adv"):
-                found.update(w for w in table.get(pos, ()) if w.isalpha())
+                found.update(table.get(pos, ()))
         words = _WORD_INDEX[key] = frozenset(found)
     return words
 

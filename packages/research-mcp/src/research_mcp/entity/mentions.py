@@ -177,7 +177,7 @@ def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
             doubtful = is_sentence_initial_common_word(span)
             if doubtful and (known in {"company", "product"} or text in capitalised_inside):
                 doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
-            handle = span.start_char > 0 and doc.text[span.start_char - 1] in "@#"
+            handle = span.start > 0 and doc[span.start - 1].text in {"@", "#"} and not doc[span.start - 1].whitespace_
             etype, strong = mention_type(text, ent.label_, handle)
             if etype == "company" and not strong and _no_sign_of_a_name(span, text, words):
                 doubtful = True  # "each Funding Date", "the Loan Supplement", "Leadership Team"
@@ -188,11 +188,11 @@ def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
     return mentions, dropped
 
 
-def tech_mentions(doc: Doc, taken: set[int]) -> list[Mention]:
+def tech_mentions(doc: Doc, taken: set[int], text: str | None = None) -> list[Mention]:
     """Technology terms from the lexicon over tokens no other mention holds."""
     lex = lexicons()
     out: list[Mention] = []
-    for match in lex.tech_pattern.finditer(doc.text):
+    for match in lex.tech_pattern.finditer(doc.text if text is None else text):
         surface = match.group(0)
         lowered = surface.lower()
         if surface in lex.acronym_terms or surface.upper() == surface:
