@@ -97,6 +97,8 @@ def test_each_failure_class_of_issue_9_is_fixed_on_real_sentences(
     o, b = ours[cls], base[cls]
     assert o["targets"] >= 25, dict(o)  # type: ignore[index]
     right, base_right = o["right"] / o["targets"], b["right"] / o["targets"]  # type: ignore[index,operator]
-    assert right >= floor and right >= base_right + margin, f"{cls}: ours {right:.2f}, bare spaCy {base_right:.2f}"
+    assert right >= floor and right >= base_right + margin, (
+        f"{cls}: ours {right:.2f}, bare spaCy {base_right:.2f}"
+    )
     if cls == "acronym":
         assert o["joined"] >= 0.7 * o["uses"], dict(o)  # type: ignore[index,operator]

@@ -318,7 +318,9 @@ def shape_score(cases: list[ShapeCase], preds: list[list[Pred]]) -> dict[str, Co
         if sc.cls == "acronym":
             for ls, le, ss, se in sc.targets:
                 short = text[ss:se]
-                uses = [norm_span(text, g.start, g.end) for g in sc.case.gold if text[g.start : g.end] == short]
+                uses = [
+                    norm_span(text, g.start, g.end) for g in sc.case.gold if text[g.start : g.end] == short
+                ]
                 spans += uses
                 long = entity_of.get(norm_span(text, ls, le))
                 for use in uses:

@@ -303,7 +303,9 @@ def _entity(result: dict[str, Any], name: str) -> dict[str, Any]:
         "The Organisation for Maritime Safety, or OMS, drafted the rules. OMS meets in London.",
     ],
 )
-def test_an_acronym_defined_in_any_shape_joins_its_long_form_with_its_later_uses(nlp: Language, text: str) -> None:
+def test_an_acronym_defined_in_any_shape_joins_its_long_form_with_its_later_uses(
+    nlp: Language, text: str
+) -> None:
     result = run(nlp, prepare_text(text), relations=False)
     entity = _entity(result, "OMS")
     assert "Organisation for Maritime Safety" in {entity["name"], *entity["aliases"]}
@@ -334,7 +336,9 @@ def test_a_place_or_name_closed_by_a_legal_form_or_business_word_is_a_company(
 ) -> None:
     found = names(run(nlp, text, relations=False))
     assert found.get(name) == "company", found
-    assert not any(other != name and other in name for other in found), f"a piece of {name!r} kept apart: {found}"
+    assert not any(other != name and other in name for other in found), (
+        f"a piece of {name!r} kept apart: {found}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -343,7 +347,10 @@ def test_a_place_or_name_closed_by_a_legal_form_or_business_word_is_a_company(
         ("The Swiss National Bank kept its rates unchanged.", "Swiss National Bank"),
         ("The Bank of Japan bought more bonds.", "Bank of Japan"),
         ("The Reserve Bank of India cut rates.", "Reserve Bank of India"),
-        ("The Ohio Department of Natural Resources approved the plan.", "Ohio Department of Natural Resources"),
+        (
+            "The Ohio Department of Natural Resources approved the plan.",
+            "Ohio Department of Natural Resources",
+        ),
     ],
 )
 def test_central_banks_and_public_bodies_are_organizations(nlp: Language, text: str, name: str) -> None:

@@ -87,7 +87,9 @@ def detokenize(tokens: list[Token]) -> tuple[str, list[list[object]]]:
         begins = label.startswith("B-")
         if kind is None:
             current = None
-        elif current is not None and current[2] == kind and (not begins or _handle_sign(text, current, start)):
+        elif (
+            current is not None and current[2] == kind and (not begins or _handle_sign(text, current, start))
+        ):
             current[1] = end  # "@" tagged B-PER, then "MathiasCormann" tagged B-PER again: one handle
         else:
             current = [start, end, kind]

@@ -135,8 +135,10 @@ def _definitions(index: Index) -> list[tuple[Mention, str, int, int]]:
 def _names_part(short: str, long: str) -> bool:
     """ "Silicon Valley Bank ("Bank")": a defined short name made of the long name's own words."""
     words = short.split()
-    return bool(words) and len(words) < len(long.split()) and set(w.lower() for w in words) <= set(
-        w.lower() for w in long.split()
+    return (
+        bool(words)
+        and len(words) < len(long.split())
+        and set(w.lower() for w in words) <= set(w.lower() for w in long.split())
     )
 
 

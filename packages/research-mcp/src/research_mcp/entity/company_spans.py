@@ -47,7 +47,13 @@ def _name_start_ok(tok: Token, words: frozenset[str]) -> bool:
     if tok.is_stop or _word(tok) in time_words()[0]:
         return False
     following = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
-    if tok.is_upper and len(tok.text) > 4 and tok.lower_ in words and following is not None and not following.is_upper:
+    if (
+        tok.is_upper
+        and len(tok.text) > 4
+        and tok.lower_ in words
+        and following is not None
+        and not following.is_upper
+    ):
         return False
     if tok.is_sent_start and tok.tag_ not in _NAME_TAGS:
         return tok.lower_ not in words or place_kind(tok.text) is not None
@@ -113,7 +119,9 @@ def _place_or_nationality(doc: Doc, start: int, stop: int) -> bool:
     return place_kind(doc[start:stop].text) is not None
 
 
-def company_spans(doc: Doc, mentions: list[Mention], dropped: list[Mention]) -> tuple[list[Mention], list[Mention]]:
+def company_spans(
+    doc: Doc, mentions: list[Mention], dropped: list[Mention]
+) -> tuple[list[Mention], list[Mention]]:
     """``mentions`` and ``dropped`` with capitalised runs closed by a legal form or business word as company names."""
     lex = lexicons()
     for start, first_closer, end in _runs(doc):
@@ -162,7 +170,9 @@ def of_place_names(doc: Doc, mentions: list[Mention]) -> list[Mention]:
             etype, strong = mention_type(text, "ORG")
             if etype in {"company", "organization"}:
                 out.append(
-                    Mention(m.start, place.end, text, etype, m.label, span.start_char, span.end_char, True, strong)
+                    Mention(
+                        m.start, place.end, text, etype, m.label, span.start_char, span.end_char, True, strong
+                    )
                 )
                 joined.add(id(place))
                 continue

@@ -39,7 +39,9 @@ def _name_run(doc: Doc, i: int, words: frozenset[str]) -> int:
     return j
 
 
-def described_names(doc: Doc, mentions: list[Mention], dropped: list[Mention]) -> tuple[list[Mention], list[Mention]]:
+def described_names(
+    doc: Doc, mentions: list[Mention], dropped: list[Mention]
+) -> tuple[list[Mention], list[Mention]]:
     """``mentions`` and ``dropped`` with the names after descriptor nouns typed by the noun."""
     table = lexicons().group_nouns
     words = english_words(doc.vocab)
@@ -82,7 +84,9 @@ def described_names(doc: Doc, mentions: list[Mention], dropped: list[Mention]) -
             if kind == "company" and public_bank(text):
                 kind = "organization"
             label = inside[0].label if inside else _LABEL_FOR.get(kind, "ORG")
-            mention = Mention(start, end, text, kind, label, span.start_char, span.end_char, bool(inside), True)
+            mention = Mention(
+                start, end, text, kind, label, span.start_char, span.end_char, bool(inside), True
+            )
             mentions = [m for m in mentions if m not in inside] + [mention]
             dropped = [m for m in dropped if m not in inside]
     mentions.sort(key=lambda m: m.start)

@@ -83,7 +83,9 @@ class Lexicons:
     business_words: frozenset[str]
     legal_forms: frozenset[str]
     central_banks: frozenset[str]
-    group_nouns: dict[str, str]  # descriptor noun -> the type of the names after it  # alias keys of central banks named without an institutional word
+    group_nouns: dict[
+        str, str
+    ]  # descriptor noun -> the type of the names after it  # alias keys of central banks named without an institutional word
     tech_terms: tuple[str, ...]  # as written
     tech_canonical: dict[str, str]  # lower-case term -> canonical name
     acronym_terms: frozenset[str]  # capitalised one-word terms, matched as written
@@ -109,7 +111,9 @@ def lexicons() -> Lexicons:
         business_words=_words("business_words.txt"),
         legal_forms=_words("legal_forms.txt"),
         group_nouns=_table("group_nouns.tsv"),
-        central_banks=frozenset(" ".join(re.sub(r"[^\w\s&-]", " ", w).split()) for w in _words("central_banks.txt")),
+        central_banks=frozenset(
+            " ".join(re.sub(r"[^\w\s&-]", " ", w).split()) for w in _words("central_banks.txt")
+        ),
         tech_terms=terms,
         tech_canonical=canonical,
         acronym_terms=frozenset(t for t in terms if any(c.isupper() for c in t) and " " not in t),

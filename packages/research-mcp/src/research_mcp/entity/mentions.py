@@ -136,7 +136,12 @@ def _no_sign_of_a_name(span: Span, text: str, words: frozenset[str]) -> bool:
     after = doc[span.end] if span.end < len(doc) else None
     heads_its_phrase = after is None or after.pos_ not in {"NOUN", "PROPN"}  # not "a Reuters poll"
     first = span[0] if span[0].lower_ in _QUANTIFIERS else before
-    if heads_its_phrase and first is not None and first.lower_ in _QUANTIFIERS and first.tag_ in {"DT", "PRP$"}:
+    if (
+        heads_its_phrase
+        and first is not None
+        and first.lower_ in _QUANTIFIERS
+        and first.tag_ in {"DT", "PRP$"}
+    ):
         return True
     tokens = [t for t in span if t.is_alpha]
     if not tokens or any(t.is_upper and len(t.text) > 1 for t in tokens):
@@ -177,7 +182,11 @@ def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
             doubtful = is_sentence_initial_common_word(span)
             if doubtful and (known in {"company", "product"} or text in capitalised_inside):
                 doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
-            handle = span.start > 0 and doc[span.start - 1].text in {"@", "#"} and not doc[span.start - 1].whitespace_
+            handle = (
+                span.start > 0
+                and doc[span.start - 1].text in {"@", "#"}
+                and not doc[span.start - 1].whitespace_
+            )
             etype, strong = mention_type(text, ent.label_, handle)
             if etype == "company" and not strong and _no_sign_of_a_name(span, text, words):
                 doubtful = True  # "each Funding Date", "the Loan Supplement", "Leadership Team"

@@ -6,11 +6,21 @@ import re
 
 from .lexicons import lexicons
 
-__all__ = ["business_name", "has_legal_suffix", "institution_head", "key", "org_type", "public_bank", "strip_name"]
+__all__ = [
+    "business_name",
+    "has_legal_suffix",
+    "institution_head",
+    "key",
+    "org_type",
+    "public_bank",
+    "strip_name",
+]
 
 # "European Central Bank", "Reserve Bank of India", "Asian Development Bank", "Federal Reserve Bank of
 # New York", "Monetary Authority of Singapore": a bank or authority of the state, not a business
-_PUBLIC_BANK = re.compile(r"(?i)\b(?:central|reserve|development)\s+bank\b|\bfederal\s+reserve\b|\bmonetary\s+authority\b")
+_PUBLIC_BANK = re.compile(
+    r"(?i)\b(?:central|reserve|development)\s+bank\b|\bfederal\s+reserve\b|\bmonetary\s+authority\b"
+)
 _ABBREVIATED = re.compile(r"\b(?:Corp|Inc|Ltd|Co|Cos|Bros|Jr|Sr|St|Plc|Cia|Pty|Pte)\.$")
 
 
