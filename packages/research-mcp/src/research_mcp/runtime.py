@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from mcp.types import CallToolResult, TextContent
-from mcp_shared import ErrorCode, Lookup, ProgressFn, ToolFailure, cache_key
+from mcp_shared import ErrorCode, Lookup, ProgressFn, RedisStore, ToolFailure, cache_key
 
 from .caches import Caches
 from .citations import validate_citations
@@ -64,9 +64,9 @@ def as_result(value: dict[str, Any]) -> CallToolResult:
 class Runtime:
     """Settings, caches and the lazily loaded model of one server."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: RedisStore | None = None) -> None:
         self.settings = settings
-        self.caches = Caches.from_settings(settings)
+        self.caches = Caches.from_settings(settings, store)
         self._nlp_lock = threading.Lock()
 
     # ------------------------------------------------------------------ spaCy

@@ -2,7 +2,8 @@
 
 Every default is a named constant; nothing below this module reads ``os.environ``.
 Cache defaults are seed 004's table (fact/entity 10 min/500, citation 30 min/200,
-source rating 60 min/1000, conflict 5 min/200).
+source rating 60 min/1000, conflict 5 min/200). With ``RESEARCH_MCP_REDIS_URL`` the same
+caches live in Redis, shared by every replica of a fleet.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ MAX_FACTS = 2_000
 HTTP_TIMEOUT_SECONDS = 10.0
 HTTP_MAX_BYTES = 2_000_000
 HTTP_MAX_REDIRECTS = 5
+REDIS_TIMEOUT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,9 @@ class Settings:
     http_timeout_seconds: float = HTTP_TIMEOUT_SECONDS
     http_max_bytes: int = HTTP_MAX_BYTES
     http_max_redirects: int = HTTP_MAX_REDIRECTS
+    redis_url: str | None = None
+    """Share the caches with the other replicas of a fleet through this Redis (None: in this process)."""
+    redis_timeout_seconds: float = REDIS_TIMEOUT_SECONDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -101,4 +106,8 @@ class Settings:
             ),
             http_max_bytes=env_int(env, "RESEARCH_MCP_HTTP_MAX_BYTES", HTTP_MAX_BYTES),
             http_max_redirects=env_int(env, "RESEARCH_MCP_HTTP_MAX_REDIRECTS", HTTP_MAX_REDIRECTS, minimum=0),
+            redis_url=(env.get("RESEARCH_MCP_REDIS_URL") or "").strip() or None,
+            redis_timeout_seconds=env_float(
+                env, "RESEARCH_MCP_REDIS_TIMEOUT_SECONDS", REDIS_TIMEOUT_SECONDS, inclusive=False
+            ),
         )
