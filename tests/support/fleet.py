@@ -116,6 +116,8 @@ class Replica:
     args: Sequence[str] = ()
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+    """Where its stderr goes (None: the test's own stderr)."""
 
     @property
     def base(self) -> str:
@@ -128,7 +130,12 @@ class Replica:
     def start(self) -> None:
         args = [sys.executable, "-m", self.package, "--transport", "http", "--stateless"]
         args += ["--port", str(self.port), *self.args]
-        self.proc = subprocess.Popen(args, env=child_environment(self.env), stdin=subprocess.DEVNULL)
+        stderr = self.log.open("ab") if self.log is not None else None
+        try:
+            self.proc = subprocess.Popen(args, env=child_environment(self.env), stdin=subprocess.DEVNULL, stderr=stderr)
+        finally:
+            if stderr is not None:
+                stderr.close()
 
     def wait_ready(self, timeout: float = 90) -> None:
         def ready() -> bool:
@@ -154,6 +161,15 @@ class Replica:
                 self.proc.wait()
 
 
+def stop_all(started: Sequence[Replica]) -> None:
+    """SIGTERM every replica first, then wait for each: their graceful shutdowns overlap."""
+    for replica in started:
+        if replica.proc is not None and replica.proc.poll() is None:
+            replica.proc.terminate()
+    for replica in started:
+        replica.stop()
+
+
 @contextmanager
 def replicas(
     package: str, envs: Sequence[Mapping[str, str]], args: Sequence[str] = ()
@@ -167,8 +183,7 @@ def replicas(
             replica.wait_ready()
         yield started
     finally:
-        for replica in started:
-            replica.stop()
+        stop_all(started)
 
 
 @dataclass
@@ -177,12 +192,24 @@ class LoadBalancer:
 
     backends: Sequence[Replica]
     port: int = field(default_factory=free_port)
+    stats_port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     config: Path | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/mcp"
+
+    def served(self) -> dict[str, int]:
+        """Requests each replica has answered (``r0``, ``r1``, ...), from HAProxy's statistics."""
+        rows = httpx.get(f"http://127.0.0.1:{self.stats_port}/stats;csv", timeout=5).text.splitlines()
+        header = rows[0].lstrip("# ").split(",")
+        counts = {}
+        for row in rows[1:]:
+            cells = dict(zip(header, row.split(","), strict=False))
+            if cells.get("pxname") == "replicas" and cells.get("svname", "").startswith("r"):
+                counts[cells["svname"]] = int(cells.get("stot") or 0)
+        return counts
 
     def render(self) -> str:
         servers = "\n".join(
@@ -206,6 +233,11 @@ backend replicas
     balance roundrobin
     option httpchk GET /healthz
 {servers}
+
+listen stats
+    bind 127.0.0.1:{self.stats_port}
+    stats enable
+    stats uri /stats
 """
 
     def start(self) -> None:
