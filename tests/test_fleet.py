@@ -9,6 +9,7 @@ Loads are small here; ``make bench`` runs the big ones.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -18,10 +19,17 @@ import httpx
 import pytest
 from mcp import Client
 from mcp.types import TextContent
+from support.arxiv_replay import Replay
 from support.fleet import LoadBalancer, RedisServer, Replica, load_balancer, redis_server, replicas
 from support.load import Call, expected_answers, normalise, run_load
 
 pytestmark = pytest.mark.anyio
+
+
+async def aget(url: str) -> httpx.Response:
+    async with httpx.AsyncClient(timeout=10) as http:
+        return await http.get(url)
+
 
 RESEARCH_CALLS: list[Call] = [
     *[
@@ -40,8 +48,20 @@ RESEARCH_CALLS: list[Call] = [
             "conflict-detect",
             {
                 "facts": [
-                    {"entity": "AI market", "attribute": "size", "value": v1, "value_type": "number", "source": "A"},
-                    {"entity": "AI market", "attribute": "size", "value": v2, "value_type": "number", "source": "B"},
+                    {
+                        "entity": "AI market",
+                        "attribute": "size",
+                        "value": v1,
+                        "value_type": "number",
+                        "source": "A",
+                    },
+                    {
+                        "entity": "AI market",
+                        "attribute": "size",
+                        "value": v2,
+                        "value_type": "number",
+                        "source": "B",
+                    },
                 ]
             },
         )
@@ -82,7 +102,9 @@ async def test_replicas_share_caches_and_report_the_same_statistics(
     (first, second), lb = research_fleet
     await call(lb.url, "cache-clear")
     expected = await expected_answers(lb.url, RESEARCH_CALLS)
-    report = await run_load(lb.url, RESEARCH_CALLS, expected, sessions=SESSIONS, rounds=ROUNDS, time_limit=120)
+    report = await run_load(
+        lb.url, RESEARCH_CALLS, expected, sessions=SESSIONS, rounds=ROUNDS, time_limit=120
+    )
     assert report.protocol_errors == [], report.protocol_errors[:3]
     assert report.wrong_answers == [], report.wrong_answers[:3]
     served = lb.served()
@@ -141,15 +163,134 @@ async def test_redis_stopped_under_load_gives_clear_errors_and_no_wrong_answer(
     stats = await call(lb.url, "cache-stats")
     assert isinstance(stats, str) and stats.startswith("Error: RESOURCE_ERROR: ")
     assert f"127.0.0.1:{redis.port}" in stats
-    assert httpx.get(f"{first.base}/healthz", timeout=10).status_code == 200, "alive"
-    not_ready = httpx.get(f"{first.base}/healthz/ready", timeout=10)
+    assert (await aget(f"{first.base}/healthz")).status_code == 200, "alive"
+    not_ready = await aget(f"{first.base}/healthz/ready")
     assert not_ready.status_code == 503 and not_ready.json()["checks"] == {"redis": "unavailable"}
 
     await anyio.to_thread.run_sync(redis.start)
     await anyio.sleep(1.2)  # the replicas' cool-down after a failure
     assert (await call(first.url, "cache-stats"))["sourceRatingCache"]["size"] == 0
-    assert httpx.get(f"{first.base}/healthz/ready", timeout=10).status_code == 200
+    assert (await aget(f"{first.base}/healthz/ready")).status_code == 200
     tool, args = RESEARCH_CALLS[0]
     async with Client(lb.url) as client:
         again = await client.call_tool(tool, args)
     assert normalise(again) == expected[json.dumps([tool, args], sort_keys=True)]
+
+
+# ---------------------------------------------------------------- papers-mcp
+
+LEASE_SECONDS = 1.0
+INTERVAL = 0.3
+
+
+@pytest.fixture(scope="module")
+def papers_fleet(
+    fleet_redis: RedisServer, replay: Replay, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Replica]]:
+    """Two papers-mcp replicas, each with its own home, sharing Redis; the replay arXiv behind them."""
+    envs = [
+        replay.papers_env(
+            tmp_path_factory.mktemp(f"papers-home-{i}"),
+            REDIS_URL=fleet_redis.url,
+            MIN_INTERVAL_SECONDS=str(INTERVAL),
+            LEASE_SECONDS=str(LEASE_SECONDS),
+        )
+        for i in range(2)
+    ]
+    with replicas("papers_mcp", envs) as started:
+        yield started
+
+
+async def text_of(url: str, tool: str, args: dict[str, Any]) -> tuple[bool, str]:
+    async with Client(url) as client:
+        result = await client.call_tool(tool, args)
+    assert isinstance(result.content[0], TextContent)
+    return bool(result.is_error), result.content[0].text
+
+
+async def test_a_paper_is_downloaded_once_per_fleet_and_arxiv_sees_the_fleet_wide_spacing(
+    papers_fleet: list[Replica], replay: Replay
+) -> None:
+    first, second = papers_fleet
+    seen = len(replay.requests)
+    answers: dict[str, tuple[bool, str]] = {}
+
+    async def ask(replica: Replica) -> None:
+        answers[replica.url] = await text_of(
+            replica.url, "query-paper", {"arxivID": "1503.02531", "level": "body"}
+        )
+
+    async def resolve(replica: Replica, query: str) -> None:
+        await text_of(replica.url, "resolve-paper-id", {"query": query, "max_results": 3})
+
+    async with anyio.create_task_group() as tg:
+        for replica in papers_fleet:
+            tg.start_soon(ask, replica)
+        for index, query in enumerate(("ti:knowledge", "ti:neural", "ti:quantum", "ti:residual")):
+            tg.start_soon(resolve, papers_fleet[index % 2], query)
+    (error_a, text_a), (error_b, text_b) = answers[first.url], answers[second.url]
+    assert not error_a and "arxiv:1503.02531v1" in text_a, text_a[:300]
+    assert (error_b, text_b) == (error_a, text_a), "both replicas answer the same text"
+    ours = replay.requests[seen:]
+    assert [r.path for r in ours if r.kind == "pdf"] == ["/pdf/1503.02531v1"], "one download for the fleet"
+    times = sorted(r.at for r in ours)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert len(times) >= 6 and min(gaps) >= INTERVAL - 0.02, f"arXiv saw gaps {[round(g, 3) for g in gaps]}"
+
+    # Metadata one replica fetched is served by the other without asking arXiv.
+    await text_of(first.url, "resolve-paper-id", {"query": "1706.03762"})
+    before = replay.count("api")
+    error, abstract = await text_of(second.url, "query-paper", {"arxivID": "1706.03762", "level": "abstract"})
+    assert not error and "Attention Is All You Need" in abstract
+    assert replay.count("api") == before, "the second replica found the metadata in the fleet's library"
+
+
+async def test_papers_without_redis_serve_the_local_library_and_refuse_arxiv_clearly(
+    papers_fleet: list[Replica], fleet_redis: RedisServer
+) -> None:
+    first, _ = papers_fleet
+    _, known = await text_of(first.url, "query-paper", {"arxivID": "1503.02531", "level": "body"})
+    await anyio.to_thread.run_sync(fleet_redis.stop)
+    try:
+        assert await text_of(first.url, "query-paper", {"arxivID": "1503.02531", "level": "body"}) == (
+            False,
+            known,
+        )
+        error, text = await text_of(first.url, "query-paper", {"arxivID": "1810.04805", "level": "abstract"})
+        assert error and text.startswith("Error: RESOURCE_ERROR: ") and f":{fleet_redis.port}" in text, text
+    finally:
+        await anyio.to_thread.run_sync(fleet_redis.start)
+    await anyio.sleep(1.2)  # the replicas' cool-down after a failure
+
+
+async def test_a_killed_lease_holder_is_taken_over_by_another_replica(
+    papers_fleet: list[Replica], replay: Replay
+) -> None:
+    """Runs last in the module: it kills a replica."""
+    holder, other = papers_fleet
+    paper = {"arxivID": "math/9404236", "level": "body"}
+    seen = len(replay.requests)
+    replay.stalled.clear()
+    replay.set_fault("stall_pdf", times=1, seconds=60)  # the holder's download stops half-way
+    results: list[tuple[bool, str]] = []
+
+    async def ask_holder() -> None:
+        with pytest.raises(Exception):  # noqa: B017, PT011 - its process is killed mid-call
+            await text_of(holder.url, "query-paper", paper)
+
+    async def ask_other() -> None:
+        results.append(await text_of(other.url, "query-paper", paper))
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(ask_holder)
+            assert await anyio.to_thread.run_sync(replay.stalled.wait, 60), "the holder started its download"
+            tg.start_soon(ask_other)
+            await anyio.sleep(0.5)  # the other replica is now waiting on the holder's lease
+            await anyio.to_thread.run_sync(holder.kill9)
+    finally:
+        replay.clear_faults()
+    ((error, text),) = results
+    assert not error and "arxiv:math/9404236v1" in text, text[:300]
+    downloads = [r.path for r in replay.requests[seen:] if r.kind == "pdf"]
+    assert downloads == ["/pdf/math/9404236v1", "/pdf/math/9404236v1"], "the other replica did the work again"

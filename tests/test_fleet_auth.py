@@ -22,6 +22,12 @@ from support.servers import child_environment, free_port
 
 pytestmark = pytest.mark.anyio
 
+
+async def aget(url: str) -> httpx.Response:
+    async with httpx.AsyncClient(timeout=10) as http:
+        return await http.get(url)
+
+
 GOOD = "good-token-0123456789abcdef"
 OTHER = "second-token-fedcba9876543210"
 INITIALIZE = {
@@ -76,9 +82,9 @@ async def test_tokens_are_required_on_mcp_and_never_logged(tmp_path: Path) -> No
         assert post(server.url, token=GOOD, host="evil.example").status_code == 421
 
         # Health needs no token: liveness, and readiness (no Redis configured: no checks to fail).
-        alive = httpx.get(f"{server.base}/healthz", timeout=10)
+        alive = await aget(f"{server.base}/healthz")
         assert alive.status_code == 200 and alive.json()["status"] == "ok"
-        ready = httpx.get(f"{server.base}/healthz/ready", timeout=10)
+        ready = await aget(f"{server.base}/healthz/ready")
         assert ready.status_code == 200 and ready.json()["checks"] == {}
     finally:
         server.stop()

@@ -29,7 +29,6 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
 
 import anyio
 from mcp import Client
@@ -37,7 +36,7 @@ from mcp import Client
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.arxiv_replay import Replay, serve_replay
-from support.fleet import Replica, load_balancer, missing_binaries, redis_server, replicas
+from support.fleet import load_balancer, missing_binaries, redis_server, replicas
 from support.load import Call, LoadReport, expected_answers, run_load
 from support.servers import fixtures_dir
 from test_hardening_load import RESEARCH_CALLS
@@ -118,14 +117,18 @@ def research_uncached(redis_url: str) -> None:
         calls: list[Call] = [
             (
                 "fact-extract",
-                {"text": f"Acme Corp {run_id[0]}-{i} reported revenue of ${i}.{n} billion in {2000 + i}, up {i % 40}%."},
+                {
+                    "text": f"Acme Corp {run_id[0]}-{i} reported revenue of ${i}.{n} billion in {2000 + i}, up {i % 40}%."
+                },
             )
             for i in range(sessions * rounds)
         ]
         with fleet("research_mcp", {}, n, shared) as url:
-            anyio.run(expected_answers, url, calls[:1])  # loads spaCy in one replica; the rest load on first use
+            anyio.run(
+                expected_answers, url, calls[:1]
+            )  # loads spaCy in one replica; the rest load on first use
             # Expected answers from the same fleet would warm the cache: compare against a fresh-text check instead.
-            report = anyio.run(lambda u=url: run_unique(u, calls, sessions, rounds))
+            report = anyio.run(lambda u=url, c=calls: run_unique(u, c, sessions, rounds))
         label = "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
         print(row(label, report, baseline), flush=True)
         baseline = baseline or report.summary()["calls_per_second"]
@@ -167,7 +170,13 @@ def papers_io_bound(redis_url: str, replay: Replay, home: Path) -> None:
         f"replay arXiv ({SESSIONS} x {ROUNDS // 2})\n"
     )
     print(HEADER)
-    words = sorted({w for p in replay.paper_ids for w in re.findall(r"[a-z]{6,}", json.dumps(replay._papers[p].meta["title"]).lower())})[:12]
+    words = sorted(
+        {
+            w
+            for p in replay.paper_ids
+            for w in re.findall(r"[a-z]{6,}", json.dumps(replay._papers[p].meta["title"]).lower())
+        }
+    )[:12]
     baseline = None
     run_id = 0
     replay.set_fault("slow", seconds=LATENCY)
@@ -175,13 +184,18 @@ def papers_io_bound(redis_url: str, replay: Replay, home: Path) -> None:
         for n, shared in [(1, None), *[(k, redis_url) for k in REPLICA_COUNTS]]:
             run_id += 1
             calls: list[Call] = [
-                ("resolve-paper-id", {"query": f"ti:{words[i % len(words)]} ANDNOT ti:zq{run_id}x{i}", "max_results": 5})
+                (
+                    "resolve-paper-id",
+                    {"query": f"ti:{words[i % len(words)]} ANDNOT ti:zq{run_id}x{i}", "max_results": 5},
+                )
                 for i in range(SESSIONS * (ROUNDS // 2))
             ]
             env = replay.papers_env(home / f"run{run_id}")
             with fleet("papers_mcp", env, n, shared) as url:
                 report = anyio.run(lambda u=url, c=calls: run_resolves(u, c, replay, SESSIONS, ROUNDS // 2))
-            label = "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
+            label = (
+                "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
+            )
             print(row(label, report, baseline), flush=True)
             baseline = baseline or report.summary()["calls_per_second"]
     finally:
@@ -226,7 +240,9 @@ async def run_resolves(url: str, calls: list[Call], replay: Replay, sessions: in
 def main() -> int:
     missing = missing_binaries()
     if missing:
-        print(f"bench_fleet: skipped: {' and '.join(missing)} not found (apt-get install -y redis-server haproxy)")
+        print(
+            f"bench_fleet: skipped: {' and '.join(missing)} not found (apt-get install -y redis-server haproxy)"
+        )
         return 0
     print(f"machine: {os.cpu_count()} cores; load generator in this process, on the same cores")
     with ExitStack() as stack:

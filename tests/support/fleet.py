@@ -132,7 +132,9 @@ class Replica:
         args += ["--port", str(self.port), *self.args]
         stderr = self.log.open("ab") if self.log is not None else None
         try:
-            self.proc = subprocess.Popen(args, env=child_environment(self.env), stdin=subprocess.DEVNULL, stderr=stderr)
+            self.proc = subprocess.Popen(
+                args, env=child_environment(self.env), stdin=subprocess.DEVNULL, stderr=stderr
+            )
         finally:
             if stderr is not None:
                 stderr.close()
@@ -213,7 +215,8 @@ class LoadBalancer:
 
     def render(self) -> str:
         servers = "\n".join(
-            f"    server r{i} 127.0.0.1:{b.port} check inter 1s fall 2 rise 1" for i, b in enumerate(self.backends)
+            f"    server r{i} 127.0.0.1:{b.port} check inter 1s fall 2 rise 1"
+            for i, b in enumerate(self.backends)
         )
         return f"""global
     maxconn 4096

@@ -20,6 +20,7 @@ from .descriptions import (
     RESOLVE_PAPER_ID,
     RESOLVE_QUERY_PARAM,
 )
+from .fleet import connect_fleet
 from .service import PapersService
 from .settings import Settings
 
@@ -32,9 +33,16 @@ MAX_PAGE = 10_000
 
 
 def build_server(settings: Settings) -> GuardedMCPServer:
-    """A fresh server over ``settings``; nothing touches the network or the disk until a tool runs."""
-    service = PapersService(settings)
+    """A fresh server over ``settings``; nothing touches arXiv or the disk until a tool runs.
+
+    Raises:
+        SettingsError: ``redis_url`` is set and Redis cannot be reached (CONFIGURATION_ERROR).
+    """
+    fleet = connect_fleet(settings)
+    service = PapersService(settings, fleet)
     server = GuardedMCPServer("papers-mcp", version=version("papers-mcp"), instructions=INSTRUCTIONS)
+    if fleet is not None:
+        server.readiness_checks["redis"] = fleet.store.ping
 
     @server.tool(
         name="resolve-paper-id",

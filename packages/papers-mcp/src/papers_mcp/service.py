@@ -4,6 +4,10 @@ The order of work in ``query`` is what keeps repeated calls cheap and bad input 
 parse the id (nothing fetched or written before this passes), metadata from the library or
 arXiv, then the converted text from the library, else the stored PDF, else a download.
 The ``arxiv`` client (requests, lxml) is imported on first network use, not at start-up.
+
+In a fleet (``fleet.SharedLibrary``) the library and the gate are shared: metadata and text
+come from this replica's library, else the fleet's, else arXiv through the fleet-wide gate;
+one replica downloads and converts a paper under a lease while the others wait for its text.
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from mcp_shared import ErrorCode, ToolFailure, TTLStatsCache, cache_key
+from mcp_shared import (
+    ErrorCode,
+    LeaseWaitTimeout,
+    RedisUnavailable,
+    ToolFailure,
+    TTLStatsCache,
+    cache_key,
+    produce_once,
+)
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
 from .fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
@@ -32,6 +44,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .arxiv_api import ArxivClient
+    from .fleet import SharedLibrary
 
 __all__ = ["PapersService", "Progress"]
 
@@ -69,9 +82,10 @@ def _increasing(report: Progress) -> Progress:
 class PapersService:
     """resolve-paper-id and query-paper over one arXiv client and one local library."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, fleet: SharedLibrary | None = None) -> None:
         self.settings = settings
         self.library = Library(settings.home)
+        self.fleet = fleet
         self._arxiv: ArxivClient | None = None
         self._arxiv_lock = threading.Lock()
         # Agents repeat searches; arXiv asks for restraint. Failures are never cached.
@@ -86,7 +100,7 @@ class PapersService:
             if self._arxiv is None:
                 from .arxiv_api import ArxivClient  # lazy: requests + lxml cost start-up time
 
-                self._arxiv = ArxivClient(self.settings)
+                self._arxiv = ArxivClient(self.settings, self.fleet.gate if self.fleet is not None else None)
             return self._arxiv
 
     # -- resolve-paper-id --
@@ -134,6 +148,8 @@ class PapersService:
         except (ToolFailure, sqlite3.Error):
             # arXiv answered; a library that cannot record it must not hide the answer.
             logger.warning("could not record search results in the local library", exc_info=True)
+        if self.fleet is not None:
+            self.fleet.remember(papers)
         return papers
 
     def _search_library(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
@@ -175,6 +191,11 @@ class PapersService:
         meta = await anyio.to_thread.run_sync(self.library.meta, aid)
         if meta is not None and meta.arxiv_id.version is not None:
             return meta
+        if self.fleet is not None:
+            shared = await anyio.to_thread.run_sync(self.fleet.meta, aid)
+            if shared is not None and shared.arxiv_id.version is not None:
+                await anyio.to_thread.run_sync(self.library.remember, [shared])
+                return shared
         meta = await anyio.to_thread.run_sync(self.arxiv().lookup, aid)
         if meta is None:
             raise ToolFailure(
@@ -184,6 +205,8 @@ class PapersService:
         if meta.arxiv_id.version is None:
             raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"arXiv sent no version for arxiv:{aid.text}")
         await anyio.to_thread.run_sync(self.library.remember, [meta])
+        if self.fleet is not None:
+            await anyio.to_thread.run_sync(self.fleet.remember, [meta])
         return meta
 
     async def _full_text(self, vid: ArxivId, report: Progress) -> PaperText:
@@ -194,29 +217,87 @@ class PapersService:
                     return PaperText.from_dict(data)
                 except ValueError:
                     logger.warning("converting arxiv:%s again: its stored conversion is malformed", vid.text)
-            pdf = self.library.pdf_path(vid)
-            if not pdf.is_file():
-                await report(_P_META, _P_DONE, f"arxiv:{vid.text}: downloading the PDF")
-                await anyio.to_thread.run_sync(
-                    self._download, vid, report if report is not _no_progress else None
-                )
-            await report(_P_DOWNLOAD + 1, _P_DONE, f"arxiv:{vid.text}: converting the PDF to markdown")
+            if self.fleet is not None:
+                shared = await self._fleet_text(self.fleet, vid, report)
+                if shared is not None:
+                    return shared
+            return await self._convert(vid, report)
+
+    async def _fleet_text(self, fleet: SharedLibrary, vid: ArxivId, report: Progress) -> PaperText | None:
+        """The fleet's conversion of ``vid``, made by exactly one replica (this one, or another it waits for).
+
+        None when Redis cannot coordinate: the caller converts here (a download then needs the
+        fleet's gate, and fails with its RESOURCE_ERROR; a PDF already in the local library converts).
+        """
+
+        async def read_shared() -> PaperText | None:
+            data = await anyio.to_thread.run_sync(fleet.read_text, vid, EXTRACTOR_VERSION)
+            if data is None:
+                return None
             try:
-                text = await anyio.to_thread.run_sync(
-                    partial(extract_paper_text, pdf, progress=_page_progress(report, vid))
-                )
-            except ToolFailure as exc:
-                if exc.code != ErrorCode.DATA_FORMAT_ERROR:
-                    raise
-                pdf.unlink(missing_ok=True)  # never serve an unreadable PDF again; the next call re-downloads
-                raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} ({exc.message})") from exc
-            if not (text.body.strip() or text.appendix.strip() or text.references.strip()):
-                raise ToolFailure(
-                    ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (no text could be extracted from the PDF)"
-                )
-            await anyio.to_thread.run_sync(self.library.write_text, vid, EXTRACTOR_VERSION, text.to_dict())
-            await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: converted {text.pages} pages")
+                text = PaperText.from_dict(data)
+            except ValueError:
+                return None
+            await anyio.to_thread.run_sync(self.library.write_text, vid, EXTRACTOR_VERSION, data)
             return text
+
+        async def produce() -> PaperText:
+            text = await self._convert(vid, report)
+            await anyio.to_thread.run_sync(fleet.write_text, vid, EXTRACTOR_VERSION, text.to_dict())
+            return text
+
+        async def on_wait() -> None:
+            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: another replica is converting it; waiting")
+
+        try:
+            text, produced = await produce_once(
+                fleet.lease(vid),
+                read_shared,
+                produce,
+                max_wait=self.settings.lease_wait_seconds,
+                on_wait=on_wait,
+            )
+        except LeaseWaitTimeout as exc:
+            raise ToolFailure(
+                ErrorCode.RESOURCE_ERROR,
+                f"another replica has been converting arxiv:{vid.text} for over "
+                f"{self.settings.lease_wait_seconds:g} s; try again in a few minutes",
+            ) from exc
+        except RedisUnavailable:
+            logger.warning(
+                "arxiv:%s: the fleet cannot coordinate (Redis unavailable); working alone", vid.text
+            )
+            return None
+        logger.info(
+            "arxiv:%s: %s", vid.text, "converted here" if produced else "converted by another replica"
+        )
+        return text
+
+    async def _convert(self, vid: ArxivId, report: Progress) -> PaperText:
+        """Download the PDF if it is not in the library, convert it, store the text (caller holds the paper lock)."""
+        pdf = self.library.pdf_path(vid)
+        if not pdf.is_file():
+            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: downloading the PDF")
+            await anyio.to_thread.run_sync(
+                self._download, vid, report if report is not _no_progress else None
+            )
+        await report(_P_DOWNLOAD + 1, _P_DONE, f"arxiv:{vid.text}: converting the PDF to markdown")
+        try:
+            text = await anyio.to_thread.run_sync(
+                partial(extract_paper_text, pdf, progress=_page_progress(report, vid))
+            )
+        except ToolFailure as exc:
+            if exc.code != ErrorCode.DATA_FORMAT_ERROR:
+                raise
+            pdf.unlink(missing_ok=True)  # never serve an unreadable PDF again; the next call re-downloads
+            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} ({exc.message})") from exc
+        if not (text.body.strip() or text.appendix.strip() or text.references.strip()):
+            raise ToolFailure(
+                ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (no text could be extracted from the PDF)"
+            )
+        await anyio.to_thread.run_sync(self.library.write_text, vid, EXTRACTOR_VERSION, text.to_dict())
+        await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: converted {text.pages} pages")
+        return text
 
     def _download(self, vid: ArxivId, report: Progress | None) -> None:
         """Runs in a worker thread: stream the PDF into the library, renamed into place only when whole."""
