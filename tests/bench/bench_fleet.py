@@ -11,8 +11,9 @@ in the same run: one replica alone, embedded (no Redis, no load balancer).
 2. research-mcp, CPU-bound and uncached: fact-extract on a text never seen before, each call
    a spaCy parse. Same limit.
 3. papers-mcp, I/O-bound: resolve-paper-id with a query never asked before, so each call is a
-   request to the replay arXiv, which answers after ``LATENCY`` seconds; the fleet gate runs
-   (interval 0, so it spaces nothing). Here replicas should scale: the wait is not CPU.
+   request to the replay arXiv, which answers after ``LATENCY`` seconds (no politeness interval:
+   the replay is ours). Here replicas should scale: the wait is not CPU. An answer is wrong
+   unless it lists every id the replay itself returns for that query.
 
 Run: ``make bench`` (all benchmarks) or ``uv run --frozen python tests/bench/bench_fleet.py``.
 Needs redis-server and haproxy (``apt-get install -y redis-server haproxy``).
@@ -148,9 +149,11 @@ async def run_unique(url: str, calls: list[Call], sessions: int, rounds: int) ->
                     report.latencies.append(time.perf_counter() - t0)
                     report.calls += 1
                     body = result.structured_content or {}
-                    year = re.search(r"in (\d{4})", args["text"])
-                    values = json.dumps(body.get("facts", []))
-                    if result.is_error or year is None or year.group(1) not in values:
+                    money, year = re.search(r"(\$[\d.]+ billion) in (\d{4})", args["text"]).groups()  # type: ignore[union-attr]
+                    if result.is_error or not any(
+                        f.get("value") == money and (f.get("period") or {}).get("year") == int(year)
+                        for f in body.get("facts", [])
+                    ):
                         report.wrong_answers.append(f"{args}: {str(body)[:200]}")
         except Exception as exc:
             report.protocol_errors.append(f"session {index}: {type(exc).__name__}: {exc}")
