@@ -37,7 +37,7 @@ from mcp import Client
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.arxiv_replay import Replay, serve_replay
-from support.fleet import load_balancer, missing_binaries, redis_server, replicas
+from support.fleet import Replica, load_balancer, missing_binaries, redis_server, replicas
 from support.load import Call, LoadReport, expected_answers, run_load
 from support.servers import fixtures_dir
 from test_hardening_load import RESEARCH_CALLS
@@ -46,7 +46,7 @@ SESSIONS = int(os.environ.get("FLEET_BENCH_SESSIONS", "40"))
 ROUNDS = int(os.environ.get("FLEET_BENCH_ROUNDS", "10"))
 LATENCY = float(os.environ.get("FLEET_BENCH_LATENCY", "0.25"))
 REPLICA_COUNTS = (1, 2, 3)
-_ID = re.compile(r"arxiv:([\w.\-/]+?v\d+)|(\d{4}\.\d{4,5}v\d+)|([a-z\-]+(?:\.[A-Z]{2})?/\d{7}v\d+)")
+_ID = re.compile(r"Arxiv ID: arxiv:(\S+)")
 
 
 def row(label: str, report: LoadReport, baseline: float | None) -> str:
@@ -65,8 +65,10 @@ HEADER = (
 
 
 @contextmanager
-def fleet(package: str, env: Mapping[str, str], n: int, redis_url: str | None) -> Iterator[str]:
-    """``n`` replicas (behind HAProxy when ``redis_url`` is given); yields the URL clients use."""
+def fleet(
+    package: str, env: Mapping[str, str], n: int, redis_url: str | None
+) -> Iterator[tuple[str, list[Replica]]]:
+    """``n`` replicas (behind HAProxy when ``redis_url`` is given); yields the URL clients use, and the replicas."""
     envs = []
     for i in range(n):
         e = dict(env)
@@ -77,10 +79,10 @@ def fleet(package: str, env: Mapping[str, str], n: int, redis_url: str | None) -
         envs.append(e)
     with replicas(package, envs) as started:
         if redis_url is None:
-            yield started[0].url
+            yield started[0].url, started
             return
         with load_balancer(started) as lb:
-            yield lb.url
+            yield lb.url, started
 
 
 async def flush(url: str) -> None:
@@ -93,7 +95,7 @@ def research_cached(redis_url: str) -> None:
     print(HEADER)
     baseline = None
     for n, shared in [(1, None), *[(k, redis_url) for k in REPLICA_COUNTS]]:
-        with fleet("research_mcp", {}, n, shared) as url:
+        with fleet("research_mcp", {}, n, shared) as (url, _):
             expected = anyio.run(expected_answers, url, RESEARCH_CALLS)
             report = anyio.run(
                 lambda u=url, e=expected: run_load(
@@ -124,11 +126,10 @@ def research_uncached(redis_url: str) -> None:
             )
             for i in range(sessions * rounds)
         ]
-        with fleet("research_mcp", {}, n, shared) as url:
-            anyio.run(
-                expected_answers, url, calls[:1]
-            )  # loads spaCy in one replica; the rest load on first use
-            # Expected answers from the same fleet would warm the cache: compare against a fresh-text check instead.
+        with fleet("research_mcp", {}, n, shared) as (url, started):
+            warm: list[Call] = [("fact-extract", {"text": f"Warm-up {run_id[0]}: Acme earned $1 billion."})]
+            for replica in started:  # each replica loads spaCy before the clock starts
+                anyio.run(expected_answers, replica.url, warm)
             report = anyio.run(lambda u=url, c=calls: run_unique(u, c, sessions, rounds))
         label = "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
         print(row(label, report, baseline), flush=True)
@@ -194,7 +195,7 @@ def papers_io_bound(redis_url: str, replay: Replay, home: Path) -> None:
                 for i in range(SESSIONS * (ROUNDS // 2))
             ]
             env = replay.papers_env(home / f"run{run_id}")
-            with fleet("papers_mcp", env, n, shared) as url:
+            with fleet("papers_mcp", env, n, shared) as (url, _):
                 report = anyio.run(lambda u=url, c=calls: run_resolves(u, c, replay, SESSIONS, ROUNDS // 2))
             label = (
                 "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
@@ -208,7 +209,9 @@ def papers_io_bound(redis_url: str, replay: Replay, home: Path) -> None:
 def expected_ids(replay: Replay, query: str, n: int) -> set[str]:
     """The ids the replay arXiv itself returns for ``query`` (the independent answer key)."""
     _, _, feed = replay.answer_api({"search_query": query, "start": "0", "max_results": str(n)})
-    return set(re.findall(r"<id>http://arxiv.org/abs/([^<]+)</id>", feed.decode()))
+    return {
+        re.sub(r"v\d+$", "", i) for i in re.findall(r"<id>http://arxiv.org/abs/([^<]+)</id>", feed.decode())
+    }
 
 
 async def run_resolves(url: str, calls: list[Call], replay: Replay, sessions: int, rounds: int) -> LoadReport:
@@ -225,8 +228,8 @@ async def run_resolves(url: str, calls: list[Call], replay: Replay, sessions: in
                     report.calls += 1
                     text = getattr(result.content[0], "text", "") if result.content else ""
                     want = expected_ids(replay, args["query"], args["max_results"])
-                    got = {next(g for g in m if g) for m in _ID.findall(text)}
-                    if result.is_error or not want or not want <= got:
+                    got = {re.sub(r"v\d+$", "", i) for i in _ID.findall(text)}
+                    if result.is_error or not want or want != got:
                         report.wrong_answers.append(f"{args['query']}: want {sorted(want)}, got {text[:200]}")
         except Exception as exc:
             report.protocol_errors.append(f"session {index}: {type(exc).__name__}: {exc}")

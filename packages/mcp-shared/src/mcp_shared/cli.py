@@ -319,6 +319,11 @@ def serve(
         except SettingsError as exc:
             sys.exit(f"{prog}: {exc}")  # a bad setting: one line on stderr (code and message), no traceback
         if http is None:
+            if args.auth_tokens_file is not None or args.no_auth or args.allowed_host:
+                logger.warning(
+                    "%s: --auth-tokens-file, --no-auth and --allowed-host apply to --transport http only",
+                    prog,
+                )
             anyio.run(_serve_stdio, server)
         else:
             if env.get(f"{prefix}_REDIS_URL") and not args.stateless:
