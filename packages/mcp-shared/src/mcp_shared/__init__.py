@@ -9,14 +9,14 @@
 - bearer-token authentication for HTTP through the SDK's verifier (``StaticTokenVerifier``)
 - the batch runner behind the batch-* tools (``run_batch``, ``BatchOptions``)
 - progress and log messages to the client (``client_progress``)
-- settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``SettingsError``)
+- settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``env_url``, ``SettingsError``)
 - stderr logging and the shared command line (``configure_logging``, ``serve``)
 """
 
 from .batch import BatchOptions, ProgressFn, run_batch
 from .cache import CacheRegistry, CacheStats, Lookup, StatsCache, TTLStatsCache, cache_key
 from .cli import serve
-from .env import SettingsError, env_flag, env_float, env_int
+from .env import SettingsError, env_flag, env_float, env_int, env_url
 from .errors import ErrorCode, ToolFailure, error_result, error_text
 from .fleet_gate import FleetGate
 from .http_auth import StaticTokenVerifier
@@ -54,6 +54,7 @@ __all__ = [
     "env_flag",
     "env_float",
     "env_int",
+    "env_url",
     "error_result",
     "error_text",
     "produce_once",

@@ -2,12 +2,19 @@
 
 The order of work in ``query`` is what keeps repeated calls cheap and bad input harmless:
 parse the id (nothing fetched or written before this passes), metadata from the library or
-arXiv, then the converted text from the library, else the stored PDF, else a download.
-The ``arxiv`` client (requests, lxml) is imported on first network use, not at start-up.
+arXiv, then the text from the library, else from the routes in order:
+
+1. arXiv's HTML (``{PAPERS_MCP_HTML_URL}{versioned id}``, LaTeXML);
+2. ar5iv (``{PAPERS_MCP_AR5IV_URL}{bare id}``) when arXiv has no HTML for the paper;
+3. the PDF (the stored one, else a download), converted with pymupdf4llm.
+
+An HTML conversion that LaTeXML itself marks as degraded (``html_quality``) gives way to the PDF;
+it is kept when the PDF cannot be had or converted. The ``arxiv`` client (requests, lxml) and the
+HTML renderer are imported on first use, not at start-up.
 
 In a fleet (``fleet.SharedLibrary``) the library and the gate are shared: metadata and text
 come from this replica's library, else the fleet's, else arXiv through the fleet-wide gate;
-one replica downloads and converts a paper under a lease while the others wait for its text.
+one replica reads a paper (HTML or PDF) under a lease while the others wait for its text.
 """
 
 from __future__ import annotations
@@ -34,7 +41,8 @@ from mcp_shared import (
 )
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
-from .fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
+from .fulltext import EXTRACTOR_VERSION, SOURCES, PaperText, extract_paper_text
+from .html_quality import degraded_reasons
 from .ids import ArxivId, canonical_id
 from .library import Library
 from .metadata import PaperMeta
@@ -45,6 +53,7 @@ from .settings import Settings
 if TYPE_CHECKING:
     from .arxiv_api import ArxivClient
     from .fleet import SharedLibrary
+    from .latexml import LatexmlPage
 
 __all__ = ["PapersService", "Progress"]
 
@@ -58,7 +67,7 @@ _SEARCH_CACHE_SIZE = 256
 _SEARCH_CACHE_SECONDS = 600.0
 _MAX_RESULTS = 50
 _PAGE_HEADER_ALLOWANCE = 1500
-# Progress scale for one query-paper call: metadata, download, conversion, done.
+# Progress scale for one query-paper call: metadata, HTML pages (META+1..+3), download, conversion, done.
 _P_META, _P_DOWNLOAD, _P_CONVERT, _P_DONE = 5.0, 55.0, 95.0, 100.0
 
 
@@ -175,7 +184,7 @@ class PapersService:
         if level != "abstract":
             await report(_P_META / 2, _P_DONE, f"arxiv:{vid.text}: metadata ready")
             text = await self._full_text(vid, report)
-        header = paper_header(meta, level)
+        header = paper_header(meta, level, text.source_label if text is not None else None)
         budget = int(self.settings.max_answer_tokens * CHARS_PER_TOKEN) - len(header) - _PAGE_HEADER_ALLOWANCE
         pages = paginate(render_paper(meta, level, text), max(budget, 1000))
         if page > len(pages):
@@ -211,43 +220,78 @@ class PapersService:
 
     async def _full_text(self, vid: ArxivId, report: Progress) -> PaperText:
         async with self._paper_locks[vid.text]:
-            data = await anyio.to_thread.run_sync(self.library.read_text, vid, EXTRACTOR_VERSION)
-            if data is not None:
-                try:
-                    return PaperText.from_dict(data)
-                except ValueError:
-                    logger.warning("converting arxiv:%s again: its stored conversion is malformed", vid.text)
+            cached = await anyio.to_thread.run_sync(self._cached_text, vid)
+            if cached is not None:
+                return cached
             if self.fleet is not None:
                 shared = await self._fleet_text(self.fleet, vid, report)
                 if shared is not None:
                     return shared
-            return await self._convert(vid, report)
+            return await self._read_paper(vid, report)
+
+    async def _read_paper(self, vid: ArxivId, report: Progress) -> PaperText:
+        """Read the paper from its routes (HTML, ar5iv, PDF) and store it (caller holds the paper lock)."""
+        page = await self._html_text(vid, report)
+        if page is None:
+            return await self._pdf_text(vid, report)
+        reasons = degraded_reasons(page.signals)
+        if not reasons:
+            await self._store(vid, page.text)
+            await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: read the {page.text.source_label} page")
+            return page.text
+        why = "; ".join(reasons)
+        logger.warning(
+            "arxiv:%s: the %s conversion is degraded (%s); trying the PDF",
+            vid.text,
+            page.text.source_label,
+            why,
+        )
+        await report(
+            _P_META + 3,
+            _P_DONE,
+            f"arxiv:{vid.text}: the HTML conversion is degraded ({why}); reading the PDF",
+        )
+        try:
+            return await self._pdf_text(vid, report)
+        except ToolFailure as exc:
+            if exc.code not in (ErrorCode.RESOURCE_ERROR, ErrorCode.DATA_FORMAT_ERROR):
+                raise
+            from .arxiv_api import NoPdf
+
+            logger.warning("arxiv:%s: keeping the degraded HTML, the PDF failed: %s", vid.text, exc.message)
+            if isinstance(exc, NoPdf) or exc.code == ErrorCode.DATA_FORMAT_ERROR:
+                await self._store(vid, page.text)  # no PDF to come back for; a transient failure is retried
+            return page.text
 
     async def _fleet_text(self, fleet: SharedLibrary, vid: ArxivId, report: Progress) -> PaperText | None:
-        """The fleet's conversion of ``vid``, made by exactly one replica (this one, or another it waits for).
+        """The fleet's text of ``vid``, read by exactly one replica (this one, or another it waits for).
 
-        None when Redis cannot coordinate: the caller converts here (a download then needs the
-        fleet's gate, and fails with its RESOURCE_ERROR; a PDF already in the local library converts).
+        None when Redis cannot coordinate: the caller reads the paper here (arXiv requests then
+        need the fleet's gate, and fail with its RESOURCE_ERROR; a PDF in the local library converts).
         """
+        version = _shared_version()
 
         async def read_shared() -> PaperText | None:
-            data = await anyio.to_thread.run_sync(fleet.read_text, vid, EXTRACTOR_VERSION)
+            data = await anyio.to_thread.run_sync(fleet.read_text, vid, version)
             if data is None:
                 return None
             try:
                 text = PaperText.from_dict(data)
             except ValueError:
                 return None
-            await anyio.to_thread.run_sync(self.library.write_text, vid, EXTRACTOR_VERSION, data)
+            await self._store(vid, text)  # this replica's own copy
             return text
 
         async def produce() -> PaperText:
-            text = await self._convert(vid, report)
-            await anyio.to_thread.run_sync(fleet.write_text, vid, EXTRACTOR_VERSION, text.to_dict())
+            text = await self._read_paper(vid, report)
+            # Share only what this replica kept: a degraded page kept after a transient PDF failure is
+            # not stored (the next call tries the PDF again), so it is not shared either.
+            if await anyio.to_thread.run_sync(self._cached_text, vid) is not None:
+                await anyio.to_thread.run_sync(fleet.write_text, vid, version, text.to_dict())
             return text
 
         async def on_wait() -> None:
-            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: another replica is converting it; waiting")
+            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: another replica is reading it; waiting")
 
         try:
             text, produced = await produce_once(
@@ -260,7 +304,7 @@ class PapersService:
         except LeaseWaitTimeout as exc:
             raise ToolFailure(
                 ErrorCode.RESOURCE_ERROR,
-                f"another replica has been converting arxiv:{vid.text} for over "
+                f"another replica has been reading arxiv:{vid.text} for over "
                 f"{self.settings.lease_wait_seconds:g} s; try again in a few minutes",
             ) from exc
         except RedisUnavailable:
@@ -268,16 +312,67 @@ class PapersService:
                 "arxiv:%s: the fleet cannot coordinate (Redis unavailable); working alone", vid.text
             )
             return None
-        logger.info(
-            "arxiv:%s: %s", vid.text, "converted here" if produced else "converted by another replica"
-        )
+        logger.info("arxiv:%s: %s", vid.text, "read here" if produced else "read by another replica")
         return text
 
-    async def _convert(self, vid: ArxivId, report: Progress) -> PaperText:
-        """Download the PDF if it is not in the library, convert it, store the text (caller holds the paper lock)."""
+    def _cached_text(self, vid: ArxivId) -> PaperText | None:
+        """The stored text from the first route that has one, at its extractor's current version."""
+        from .latexml import HTML_EXTRACTOR_VERSION
+
+        versions = {"html": HTML_EXTRACTOR_VERSION, "ar5iv": HTML_EXTRACTOR_VERSION, "pdf": EXTRACTOR_VERSION}
+        for source, version in versions.items():
+            data = self.library.read_text(vid, source, version)
+            if data is None:
+                continue
+            try:
+                return PaperText.from_dict({**data, "source": source})
+            except ValueError:
+                logger.warning("arxiv:%s: ignoring its stored %s text: it is malformed", vid.text, source)
+        return None
+
+    async def _store(self, vid: ArxivId, text: PaperText) -> None:
+        from .latexml import HTML_EXTRACTOR_VERSION
+
+        version = EXTRACTOR_VERSION if text.source == "pdf" else HTML_EXTRACTOR_VERSION
+        await anyio.to_thread.run_sync(self.library.write_text, vid, text.source, version, text.to_dict())
+
+    async def _html_text(self, vid: ArxivId, report: Progress) -> LatexmlPage | None:
+        """The paper read from arXiv's HTML, else from ar5iv; None when neither has a usable page."""
+        routes = [("html", f"{self.settings.html_url}{vid.text}")]
+        if self.settings.ar5iv_url:
+            routes.append(("ar5iv", f"{self.settings.ar5iv_url}{vid.base}"))
+        for step, (source, url) in enumerate(routes):
+            label = SOURCES[source]
+            await report(_P_META + 1 + step, _P_DONE, f"arxiv:{vid.text}: fetching the {label} page")
+            try:
+                raw = await anyio.to_thread.run_sync(
+                    self.arxiv().fetch_html, url, f"the {label} page of arxiv:{vid.text}"
+                )
+            except ToolFailure as exc:
+                logger.warning("arxiv:%s: the %s page could not be had: %s", vid.text, label, exc.message)
+                if source == "html" and exc.code == ErrorCode.RESOURCE_ERROR:
+                    return None  # arXiv itself is not answering: go straight to the PDF route
+                continue
+            if raw is None:
+                logger.info("arxiv:%s: no %s page", vid.text, label)
+                continue
+            from .latexml import parse_page
+
+            try:
+                page = await anyio.to_thread.run_sync(parse_page, raw, source)
+            except ValueError as exc:
+                logger.warning("arxiv:%s: the %s page is not a LaTeXML document: %s", vid.text, label, exc)
+                continue
+            if page.text.body.strip() or page.text.appendix.strip():
+                return page
+            logger.warning("arxiv:%s: the %s page holds no text", vid.text, label)
+        return None
+
+    async def _pdf_text(self, vid: ArxivId, report: Progress) -> PaperText:
+        """The paper read from its PDF: the stored file, else a download; converted and stored."""
         pdf = self.library.pdf_path(vid)
         if not pdf.is_file():
-            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: downloading the PDF")
+            await report(_P_META + 4, _P_DONE, f"arxiv:{vid.text}: downloading the PDF")
             await anyio.to_thread.run_sync(
                 self._download, vid, report if report is not _no_progress else None
             )
@@ -295,7 +390,7 @@ class PapersService:
             raise ToolFailure(
                 ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (no text could be extracted from the PDF)"
             )
-        await anyio.to_thread.run_sync(self.library.write_text, vid, EXTRACTOR_VERSION, text.to_dict())
+        await self._store(vid, text)
         await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: converted {text.pages} pages")
         return text
 
@@ -316,6 +411,13 @@ class PapersService:
         with self.library.atomic_file(self.library.pdf_path(vid)) as sink:
             size = self.arxiv().download_pdf(vid, sink, on_bytes)
         logger.info("stored the PDF of arxiv:%s (%d bytes)", vid.text, size)
+
+
+def _shared_version() -> str:
+    """The version of a shared text: both extractors' versions, so a change to either re-reads the paper."""
+    from .latexml import HTML_EXTRACTOR_VERSION
+
+    return f"{EXTRACTOR_VERSION}-{HTML_EXTRACTOR_VERSION}"
 
 
 def _page_progress(report: Progress, vid: ArxivId) -> Callable[[int, int], None] | None:
