@@ -235,7 +235,11 @@ async def test_a_paper_is_downloaded_once_per_fleet_and_arxiv_sees_the_fleet_wid
     assert [r.path for r in ours if r.kind == "pdf"] == ["/pdf/1503.02531v1"], "one download for the fleet"
     times = sorted(r.at for r in ours)
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    assert len(times) >= 6 and min(gaps) >= INTERVAL - 0.02, f"arXiv saw gaps {[round(g, 3) for g in gaps]}"
+    shown = f"arXiv saw gaps {[round(g, 3) for g in gaps]}"
+    # The replay stamps a request when its handler thread runs; on a busy machine that thread can start
+    # late, which shortens the next gap by as much: allow 0.1 s of that, and none on the average.
+    assert len(times) >= 6 and min(gaps) >= INTERVAL - 0.1, shown
+    assert (times[-1] - times[0]) / len(gaps) >= INTERVAL, shown
 
     # Metadata one replica fetched is served by the other without asking arXiv.
     await text_of(first.url, "resolve-paper-id", {"query": "1706.03762"})
