@@ -12,8 +12,10 @@ in the same run: one replica alone, embedded (no Redis, no load balancer).
    a spaCy parse. Same limit.
 3. papers-mcp, I/O-bound: resolve-paper-id with a query never asked before, so each call is a
    request to the replay arXiv, which answers after ``LATENCY`` seconds (no politeness interval:
-   the replay is ours). Here replicas should scale: the wait is not CPU. An answer is wrong
-   unless it lists every id the replay itself returns for that query.
+   the replay is ours). A replica makes its blocking arXiv calls in anyio's worker threads, at
+   most 40 at once, so with ``IO_SESSIONS`` (120) calls in flight one replica queues them in
+   waves and each replica adds 40 more: here replicas should scale, the wait is not CPU. An
+   answer is wrong unless it lists exactly the ids the replay itself returns for that query.
 
 Run: ``make bench`` (all benchmarks) or ``uv run --frozen python tests/bench/bench_fleet.py``.
 Needs redis-server and haproxy (``apt-get install -y redis-server haproxy``).
@@ -22,6 +24,7 @@ Needs redis-server and haproxy (``apt-get install -y redis-server haproxy``).
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 import sys
@@ -29,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import anyio
@@ -44,7 +48,9 @@ from test_hardening_load import RESEARCH_CALLS
 
 SESSIONS = int(os.environ.get("FLEET_BENCH_SESSIONS", "40"))
 ROUNDS = int(os.environ.get("FLEET_BENCH_ROUNDS", "10"))
-LATENCY = float(os.environ.get("FLEET_BENCH_LATENCY", "0.25"))
+LATENCY = float(os.environ.get("FLEET_BENCH_LATENCY", "10.0"))
+IO_SESSIONS = int(os.environ.get("FLEET_BENCH_IO_SESSIONS", "120"))
+ONLY = os.environ.get("FLEET_BENCH_ONLY", "cached,cpu,io").split(",")
 REPLICA_COUNTS = (1, 2, 3)
 _ID = re.compile(r"Arxiv ID: arxiv:(\S+)")
 
@@ -168,10 +174,38 @@ async def run_unique(url: str, calls: list[Call], sessions: int, rounds: int) ->
     return report
 
 
+def _replay_process(fixtures: str, latency: float, conn: Connection) -> None:
+    """The replay arXiv in its own process, every answer ``latency`` seconds late, until told to stop."""
+    with serve_replay(Path(fixtures)) as replay:
+        replay.set_fault("slow", seconds=latency)
+        conn.send(replay.base_url)
+        conn.recv()
+
+
+@contextmanager
+def replay_elsewhere(fixtures: Path, latency: float) -> Iterator[Replay]:
+    """A slow replay arXiv in a child process (so it does not share this process's CPU with the clients),
+    and a local ``Replay`` over the same fixtures that knows its URLs and computes the expected answers."""
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_replay_process, args=(str(fixtures), latency, child), daemon=True)
+    proc.start()
+    try:
+        local = Replay(fixtures)
+        local.load()
+        local.base_url = parent.recv()
+        yield local
+    finally:
+        parent.send("stop")
+        proc.join(timeout=10)
+        if proc.is_alive():
+            proc.kill()
+
+
 def papers_io_bound(redis_url: str, replay: Replay, home: Path) -> None:
     print(
         f"\n### papers-mcp, I/O-bound: resolve-paper-id, a new query each call, {LATENCY:g} s latency at the "
-        f"replay arXiv ({SESSIONS} x {ROUNDS // 2})\n"
+        f"replay arXiv ({IO_SESSIONS} sessions x 1 call)\n"
     )
     print(HEADER)
     words = sorted(
@@ -182,28 +216,20 @@ def papers_io_bound(redis_url: str, replay: Replay, home: Path) -> None:
         }
     )[:12]
     baseline = None
-    run_id = 0
-    replay.set_fault("slow", seconds=LATENCY)
-    try:
-        for n, shared in [(1, None), *[(k, redis_url) for k in REPLICA_COUNTS]]:
-            run_id += 1
-            calls: list[Call] = [
-                (
-                    "resolve-paper-id",
-                    {"query": f"ti:{words[i % len(words)]} ANDNOT ti:zq{run_id}x{i}", "max_results": 5},
-                )
-                for i in range(SESSIONS * (ROUNDS // 2))
-            ]
-            env = replay.papers_env(home / f"run{run_id}")
-            with fleet("papers_mcp", env, n, shared) as (url, _):
-                report = anyio.run(lambda u=url, c=calls: run_resolves(u, c, replay, SESSIONS, ROUNDS // 2))
-            label = (
-                "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
+    for run_id, (n, shared) in enumerate([(1, None), *[(k, redis_url) for k in REPLICA_COUNTS]], start=1):
+        calls: list[Call] = [
+            (
+                "resolve-paper-id",
+                {"query": f"ti:{words[i % len(words)]} ANDNOT ti:zq{run_id}x{i}", "max_results": 5},
             )
-            print(row(label, report, baseline), flush=True)
-            baseline = baseline or report.summary()["calls_per_second"]
-    finally:
-        replay.clear_faults()
+            for i in range(IO_SESSIONS)
+        ]
+        env = replay.papers_env(home / f"run{run_id}")
+        with fleet("papers_mcp", env, n, shared) as (url, _):
+            report = anyio.run(lambda u=url, c=calls: run_resolves(u, c, replay, IO_SESSIONS, 1))
+        label = "1 replica, embedded (baseline)" if shared is None else f"{n} replica(s) + Redis + HAProxy"
+        print(row(label, report, baseline), flush=True)
+        baseline = baseline or report.summary()["calls_per_second"]
 
 
 def expected_ids(replay: Replay, query: str, n: int) -> set[str]:
@@ -216,6 +242,9 @@ def expected_ids(replay: Replay, query: str, n: int) -> set[str]:
 
 async def run_resolves(url: str, calls: list[Call], replay: Replay, sessions: int, rounds: int) -> LoadReport:
     report = LoadReport()
+    wanted = [
+        expected_ids(replay, args["query"], args["max_results"]) for _, args in calls
+    ]  # before the clock
 
     async def session(index: int) -> None:
         try:
@@ -227,7 +256,7 @@ async def run_resolves(url: str, calls: list[Call], replay: Replay, sessions: in
                     report.latencies.append(time.perf_counter() - t0)
                     report.calls += 1
                     text = getattr(result.content[0], "text", "") if result.content else ""
-                    want = expected_ids(replay, args["query"], args["max_results"])
+                    want = wanted[index * rounds + r]
                     got = {re.sub(r"v\d+$", "", i) for i in _ID.findall(text)}
                     if result.is_error or not want or want != got:
                         report.wrong_answers.append(f"{args['query']}: want {sorted(want)}, got {text[:200]}")
@@ -253,13 +282,17 @@ def main() -> int:
     print(f"machine: {os.cpu_count()} cores; load generator in this process, on the same cores")
     with ExitStack() as stack:
         redis = stack.enter_context(redis_server())
-        research_cached(redis.url)
-        research_uncached(redis.url)
+        if "cached" in ONLY:
+            research_cached(redis.url)
+        if "cpu" in ONLY:
+            research_uncached(redis.url)
+        if "io" not in ONLY:
+            return 0
         fixtures = fixtures_dir()
         if fixtures is None:
             print("\n(papers-mcp I/O-bound case skipped: no arXiv fixtures)")
             return 0
-        replay = stack.enter_context(serve_replay(fixtures))
+        replay = stack.enter_context(replay_elsewhere(fixtures, LATENCY))
         home = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-fleet-")))
         papers_io_bound(redis.url, replay, home)
     return 0
