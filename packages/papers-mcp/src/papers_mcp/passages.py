@@ -44,15 +44,18 @@ __all__ = [
 
 PASSAGES_VERSION = "1"  # bump when chunking changes: the index is rebuilt under a new key
 MAX_QUERY_CHARS = 500
-TARGET_CHARS = 900
-MIN_CHARS = 300
+TARGET_CHARS = 600
+MIN_CHARS = 200
 MAX_CHARS = 1600
 SPLIT_CHARS = 1000
 _ROWS_PER_DOC = 1 << 20
 _MAX_TERMS = 32
 _CANDIDATES_PER_PASSAGE = 4
 # bm25 weights: the paragraph's own words, then its section titles (a weak prior for the section).
-_TEXT_WEIGHT, _HEADING_WEIGHT = 1.0, 0.4
+_TEXT_WEIGHT, _HEADING_WEIGHT = 1.0, 0.5
+# A word this long also matches as a prefix: the Porter stemmer leaves "agree"/"agreement" or
+# "compute"/"computation" apart; shorter words would match too much ("rate*": "ratio", "rated").
+_PREFIX_MIN_CHARS = 5
 
 LEVEL_PARTS: dict[str, tuple[str, ...]] = {
     "body": ("abstract", "body"),
@@ -302,7 +305,7 @@ class PassageIndex:
 
     def search(self, doc: int, terms: Sequence[str], parts: Sequence[str], limit: int) -> list[Passage]:
         """The best ``limit`` passages of document ``doc`` within ``parts``, best first."""
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match = match_expression(terms)
         marks = ", ".join("?" for _ in parts)
         conn = self._connect()
         try:
@@ -318,6 +321,15 @@ class PassageIndex:
             Passage(str(p), str(path), str(sel), str(text), float(score))
             for p, path, sel, text, score in rows
         ]
+
+
+def match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 query: any of the terms, each quoted (so no word is read as FTS5 syntax), long ones also as prefixes."""
+    clauses = []
+    for term in terms:
+        quoted = '"' + term.replace('"', '""') + '"'
+        clauses.append(f"{quoted} OR {quoted}*" if len(term) >= _PREFIX_MIN_CHARS else quoted)
+    return " OR ".join(clauses)
 
 
 def select_passages(ranked: Sequence[Passage], max_passages: int, budget_tokens: int) -> list[Passage]:
