@@ -25,8 +25,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from papers_mcp.fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
 from papers_mcp.library import Library
@@ -46,7 +45,7 @@ from papers_mcp.render import CHARS_PER_TOKEN
 from support.servers import REPO_ROOT, fixtures_dir
 
 MAX_PASSAGES = 5
-CASES = HERE / "data" / "passages.json"
+CASES = Path(__file__).resolve().parent / "data" / "passages.json"
 
 
 def flat(text: str) -> str:
