@@ -99,7 +99,7 @@ def main() -> int:
             text = converted(stem, fixtures / "pdfs", cache)
             outline = build_outline(text)
             doc = index.build(
-                index_key(stem, "pdf", EXTRACTOR_VERSION, (text.body, text.references, text.appendix)),
+                index_key(stem, text.source, (text.front, text.body, text.references, text.appendix)),
                 stem,
                 chunk_paper(outline, text.front),
             )

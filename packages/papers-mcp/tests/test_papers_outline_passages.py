@@ -268,10 +268,8 @@ def test_a_new_conversion_replaces_the_old_index(index: PassageIndex, tmp_path: 
 
 
 def test_the_key_changes_with_the_text() -> None:
-    assert index_key("1706.03762v5", "pdf", "2", ["a", "b"]) != index_key(
-        "1706.03762v5", "pdf", "2", ["a", "c"]
-    )
-    assert index_key("1706.03762v5", "pdf", "2", ["a"]) != index_key("1706.03762v5", "html", "2", ["a"])
+    assert index_key("1706.03762v5", "pdf", ["a", "b"]) != index_key("1706.03762v5", "pdf", ["a", "c"])
+    assert index_key("1706.03762v5", "pdf", ["a"]) != index_key("1706.03762v5", "html", ["a"])
 
 
 @pytest.mark.parametrize(

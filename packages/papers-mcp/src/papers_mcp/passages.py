@@ -8,8 +8,8 @@ Why this shape:
   sentence ends, so each passage stays readable and the answer stays near its token budget.
 - The index lives in ``library.sqlite3`` beside the metadata (FTS5 with the Porter stemmer, as
   the metadata search), so every process sharing the library reuses it. It is keyed by the
-  paper's versioned id, the text's source, the extractor version and a digest of the text: a new
-  conversion gets a new index and the old rows go. Rows of one paper occupy one rowid range, so a
+  paper's versioned id, the text's source (PDF, arXiv HTML, ar5iv) and a digest of the text: a
+  new conversion gets a new index and the old rows go. Rows of one paper occupy one rowid range, so a
   search touches only that paper's postings.
 - Each row carries its section path and the ``section`` argument that reads the whole section,
   so an answer needs no second pass over the text.
@@ -229,10 +229,10 @@ def chunk_paper(outline: Outline, abstract: str) -> list[Chunk]:
     return chunks
 
 
-def index_key(paper: str, source: str, extractor: str, parts: Iterable[str]) -> str:
-    """What the stored index must match: the paper, its source, the extractor and the exact text."""
+def index_key(paper: str, source: str, parts: Iterable[str]) -> str:
+    """What the stored index must match: the paper, its source and the exact text (any new conversion differs)."""
     digest = hashlib.sha256("\x1e".join(parts).encode("utf-8")).hexdigest()[:16]
-    return f"{paper}|{source}|x{extractor}|p{PASSAGES_VERSION}|{digest}"
+    return f"{paper}|{source}|p{PASSAGES_VERSION}|{digest}"
 
 
 class PassageIndex:

@@ -19,7 +19,7 @@ from typing import Any
 from mcp_shared import ErrorCode, ToolFailure
 
 from .answers import outline_block, passage_entries, passages_block, section_entries, section_entry
-from .fulltext import EXTRACTOR_VERSION, PaperText
+from .fulltext import PaperText
 from .library import Library
 from .metadata import PaperMeta
 from .outline import PARTS, Outline, Part, build_outline
@@ -42,7 +42,6 @@ logger = logging.getLogger(__name__)
 
 MAX_SECTION_CHARS = 200
 PASSAGE_BUDGET_TOKENS = 1500
-SOURCE = "pdf"  # the only route today; the text's own source once there are several
 _PAGE_HEADER_ALLOWANCE = 1500
 _OUTLINES_KEPT = 16
 _LEVEL_SECTIONS: dict[str, tuple[Part, ...]] = {
@@ -133,7 +132,7 @@ class Reader:
     @staticmethod
     def key(meta: PaperMeta, text: PaperText) -> str:
         return index_key(
-            meta.arxiv_id.text, SOURCE, EXTRACTOR_VERSION, (text.body, text.references, text.appendix)
+            meta.arxiv_id.text, text.source, (text.front, text.body, text.references, text.appendix)
         )
 
     def outline(self, meta: PaperMeta, text: PaperText) -> Outline:
@@ -191,7 +190,7 @@ class Reader:
         rendered = render_page(
             header, pages, page, meta.arxiv_id.text, request.level, self.settings.max_answer_tokens
         )
-        data = self._base(meta, request, SOURCE if text is not None else None, page, len(pages))
+        data = self._base(meta, request, text.source if text is not None else None, page, len(pages))
         if outline is not None:
             parts = _LEVEL_SECTIONS[request.level]
             data["sections"] = section_entries(outline, outline.in_parts(parts), meta.arxiv_id.text)
@@ -230,7 +229,7 @@ class Reader:
             self.settings.max_answer_tokens,
             extra_args=f", section={json.dumps(found.selector, ensure_ascii=False)}",
         )
-        data = self._base(meta, request, SOURCE, page, len(pages))
+        data = self._base(meta, request, text.source, page, len(pages))
         data["section"] = section_entry(outline, found, vid).model_dump(mode="json")
         data["sections"] = section_entries(outline, outline.subtree(found), vid)
         data["markdown"] = pages[page - 1]
@@ -251,7 +250,7 @@ class Reader:
         chosen = select_passages(ranked, limit, PASSAGE_BUDGET_TOKENS)
         block = passages_block(chosen, vid, request.level)
         rendered = f"{header}\n- Query: {request.query}\n\n{block}"
-        data = self._base(meta, request, SOURCE, 1, 1)
+        data = self._base(meta, request, text.source, 1, 1)
         data["passages"] = passage_entries(chosen, vid)
         data["markdown"] = block
         return Answer(rendered, self._checked(data))
