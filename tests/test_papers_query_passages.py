@@ -1,10 +1,11 @@
 """query-paper's ``query`` and ``section``, the outline, and both tools' structured content, over stdio.
 
-One server and one library serve the module; the only conversion is 1503.02531v1 (9 pages,
+One server and one library serve the module; the only PDF conversion is 1503.02531v1 (9 pages,
 the smallest fixture with numbered sections, subsections and an unnumbered heading). The
 questions and the sentences that answer them are the 1503.02531v1 cases of
 ``tests/eval/data/passages.json`` (sentences read in the paper); the section numbers and titles
-are the paper's own.
+are the paper's own. The HTML route is checked on 2604.16990v1 (shared/fixtures/arxiv-html),
+whose sentences and headings were read on the page.
 """
 
 from __future__ import annotations
@@ -298,3 +299,35 @@ async def test_long_sections_come_in_pages_and_the_passage_count_follows_the_set
         assert "JFT is an internal Google dataset" in whole and "5.5 Results" in whole
         few = await call(small, query="temperature of the softmax")
         assert few.structured_content is not None and len(few.structured_content["passages"]) == 2
+
+
+# 2604.16990v1 on arXiv's HTML route: sections "I Introduction" ... "V Discussion", "II.1 Preliminaries",
+# an unnumbered "Acknowledgements" (read on the page).
+HTML_PAPER = "2604.16990"
+
+
+async def test_the_html_route_answers_queries_and_sections_the_same_way(
+    papers: Client, replay: Replay, schemas: dict[str, dict[str, Any]]
+) -> None:
+    before = replay.count("pdf")
+    result = await papers.call_tool(
+        "query-paper", {"arxivID": HTML_PAPER, "query": "which limitations of the result should be noted"}
+    )
+    answer = text_of(result)
+    data = structured(result, schemas["query-paper"])
+    assert "\n- Source: arXiv HTML (LaTeXML)\n" in answer and data["source"] == "html"
+    assert "First, the result assumes regularity of all constraints" in answer
+    assert data["passages"][0]["path"] == "V Discussion"
+    assert replay.count("pdf") == before, "the HTML page is enough"
+    for spec, path, inside in (
+        ("II.1", "II Proof of factorisation › II.1 Preliminaries", None),
+        ("discussion", "V Discussion", "Two limitations should be noted."),
+        ("Acknowledgements", "Acknowledgements", "The author acknowledges the assistance"),
+    ):
+        read = await papers.call_tool("query-paper", {"arxivID": HTML_PAPER, "section": spec})
+        section = structured(read, schemas["query-paper"])
+        assert section["section"]["path"] == path and f"\n- Section: {path} (" in text_of(read)
+        if inside:
+            assert inside in text_of(read)
+    outline = text_of(await papers.call_tool("query-paper", {"arxivID": HTML_PAPER, "level": "abstract"}))
+    assert "\n- II Proof of factorisation (" in outline and "\n  - II.1 Preliminaries (" in outline

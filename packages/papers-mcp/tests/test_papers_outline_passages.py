@@ -222,6 +222,45 @@ def test_html_style_headings_work_the_same() -> None:
     ]
 
 
+def test_latexml_roman_and_ieee_numbers() -> None:
+    # Headings of arXiv HTML pages in shared/fixtures/arxiv-html: 2604.16990v1 and 2508.08468v6.
+    body = "\n\n".join(
+        [
+            "## I Introduction",
+            "x",
+            "## II Proof of factorisation",
+            "x",
+            "### II.1 Preliminaries",
+            "x",
+            "### II.2 $\\det\\Delta\\neq 0\\Longrightarrow\\det\\mathcal{M}\\neq 0$",
+            "x",
+            "## IV Proposed Solution",
+            "x",
+            "### IV-A Model Architecture and Feature Fusion",
+            "x",
+            "#### Styling.",
+            "x",
+            "## VI CONCLUSION",
+            "x",
+        ]
+    )
+    assert [(n, d) for n, _, d in outline_of(body)] == [
+        ("I", 1),
+        ("II", 1),
+        ("II.1", 2),
+        ("II.2", 2),
+        ("IV", 1),
+        ("IV.A", 2),
+        ("", 3),
+        ("VI", 1),
+    ]
+    tree = build_outline(PaperText("", body, "", "", 0, source="html"))
+    for spec in ("IV-A", "iv.a", "II.1", "vi"):
+        assert tree.find(spec) is not None, spec
+    found = tree.find("model architecture")
+    assert found is not None and found.number == "IV.A"
+
+
 def test_passages_never_cross_a_section_or_a_level() -> None:
     tree = build_outline(TRANSFORMER)
     chunks = chunk_paper(

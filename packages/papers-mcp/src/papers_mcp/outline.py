@@ -38,17 +38,21 @@ _APPENDIX = re.compile(
     r"^(?:appendix|appendices)\s+([A-Z](?:\.\d{1,2})*)\b\s*[.:\-–—]?\s*(.*)$", re.IGNORECASE
 )
 _ARABIC = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?(?:\s+(.*))?$")
-_ROMAN = re.compile(r"^([IVX]{1,6})\.\s+(.+)$")
+# "II. THEORY" (REVTeX PDF), "II Theory" (LaTeXML); "II.1 Setup", "IV-A Model" (IEEE): a title follows
+# in capitals, so "I think..." stays a title.
+_ROMAN = re.compile(r"^([IVX]{1,6})(?:\.\s*|\s+)(?=[A-Z0-9$\\(\[])(.+)$")
+_ROMAN_PATH = re.compile(r"^([IVX]{1,6}(?:[.\-](?:\d{1,2}|[A-Z]))+)\.?\s+(.+)$")
 _LETTER_PATH = re.compile(r"^([A-Z](?:\.\d{1,2})+)\.?\s+(.+)$")
 _LETTER_MARKED = re.compile(r"^([A-Z])[.:]\s+(.+)$")
 _LETTER_BARE = re.compile(r"^([A-Z])\s+([A-Z0-9].*)$")
 _NOT_A_TITLE_START = re.compile(r"^[^\w(\[\"'“‘]|^[a-z]")
 _MAX_TITLE_CHARS = 200
-_MIN_OPENING_CHARS = 40
+_MIN_OPENING_CHARS = 200
 _WORD = re.compile(r"[^\W_]+")
 _SPEC_PREFIX = re.compile(r"^(?:section|sect\.?|sec\.?|§)\s*", re.IGNORECASE)
 _SPEC_NUMBER = re.compile(
-    r"^([0-9]{1,2}(?:\.[0-9]{1,2})*|[A-Z](?:\.[0-9]{1,2})+|[IVX]{1,6}\.[A-Z]|[A-Z]|[IVX]{2,6})\.?(?=\s|$)",
+    r"^([0-9]{1,2}(?:\.[0-9]{1,2})*|[A-Z](?:\.[0-9]{1,2})+|[IVX]{1,6}(?:[.\-](?:[0-9]{1,2}|[A-Z]))+|[A-Z]|[IVX]{2,6})"
+    r"\.?(?=\s|$)",
     re.IGNORECASE,
 )
 
@@ -102,6 +106,8 @@ def _parse_heading(raw: str, part: Part) -> tuple[str, str, Style, bool] | None:
         return m[1], (m[2] or "").strip(), "arabic", False
     if part == "appendix" and (m := _LETTER_MARKED.match(title) or _LETTER_BARE.match(title)):
         return m[1], m[2].strip(), "letter", False
+    if m := _ROMAN_PATH.match(title):
+        return m[1].replace("-", "."), m[2].strip(), "roman", False
     if m := _ROMAN.match(title):
         return m[1], m[2].strip(), "roman", False
     if m := _LETTER_PATH.match(title):
@@ -197,7 +203,7 @@ class Outline:
         head = _SPEC_NUMBER.match(text)
         by_number = None
         if head:
-            key = head[1].upper()
+            key = head[1].upper().replace("-", ".")
             exact = [c for c in candidates if c.number.upper() == key]
             if not exact:  # "A" for a REVTeX "II.A", when only one section ends that way
                 tails = [c for c in candidates if c.number.upper().endswith("." + key)]
@@ -242,9 +248,7 @@ def _place(stack: list[Section], heading: _Heading, part: Part) -> tuple[int, st
     if heading.appendix_prefix:
         return 1, heading.number
     parts_of_number = heading.number.split(".")
-    if heading.style == "arabic" and len(parts_of_number) > 1:
-        return len(parts_of_number), heading.number
-    if heading.style == "letter" and len(parts_of_number) > 1:
+    if len(parts_of_number) > 1:  # "3.2.1", "A.1", "II.1": the number says the depth
         return len(parts_of_number), heading.number
     numbered = [s for s in stack if s.style]
     same = next((s for s in numbered if s.style == heading.style), None)
