@@ -20,6 +20,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from mcp_shared import ErrorCode
+from papers_mcp import descriptions
 from support.arxiv_replay import Replay, serve_replay
 from support.servers import server_client
 
@@ -85,6 +86,15 @@ def structured(result: CallToolResult, schema: dict[str, Any]) -> dict[str, Any]
     # The SDK's Client has already checked ``data`` against the published outputSchema (it raises
     # RuntimeError on a mismatch), as a strict MCP client does.
     return data
+
+
+async def test_query_and_section_are_described_for_the_model(papers: Client) -> None:
+    tool = next(t for t in (await papers.list_tools()).tools if t.name == "query-paper")
+    properties = tool.input_schema["properties"]
+    assert properties["query"]["description"] == descriptions.QUERY_PARAM
+    assert properties["section"]["description"] == descriptions.SECTION_PARAM
+    assert tool.input_schema["required"] == ["arxivID"]  # both stay optional, as the seed's level
+    assert properties["level"]["default"] == "body"  # the seed's default is unchanged
 
 
 async def test_both_tools_publish_an_output_schema(schemas: dict[str, dict[str, Any]]) -> None:
