@@ -45,10 +45,26 @@ UT1_USER_CONTENT = ("social_networks", "forums", "blog", "filehosting")
 IPTV_CATEGORIES = {"general", "news", "public"}
 # feed readers, proxies and aggregators: a feed served from them names another outlet, not them
 FEED_SERVICES = {
-    "baidu.com", "bing.com", "feedblitz.com", "feedburner.com", "feedx.net", "fetchrss.com",
-    "flipboard.com", "google.com", "hnrss.org", "libsyn.com", "nextfeed.net", "nitter.net",
-    "politepol.com", "rss.app", "rsseverything.com", "rsshub.app", "rssmix.com", "siftrss.com",
-    "yahoo.co.jp", "yahoo.com",
+    "baidu.com",
+    "bing.com",
+    "feedblitz.com",
+    "feedburner.com",
+    "feedx.net",
+    "fetchrss.com",
+    "flipboard.com",
+    "google.com",
+    "hnrss.org",
+    "libsyn.com",
+    "nextfeed.net",
+    "nitter.net",
+    "politepol.com",
+    "rss.app",
+    "rsseverything.com",
+    "rsshub.app",
+    "rssmix.com",
+    "siftrss.com",
+    "yahoo.co.jp",
+    "yahoo.com",
 }
 # Kagi News category names that are places but not in iptv-org's country names
 PLACE_ALIASES = {"UK", "USA", "DR Congo", "Macau", "The Netherlands", "Turkey", "Czechia", "South Korea"}

@@ -68,9 +68,7 @@ def listings() -> dict[str, Listing]:
     """Every listed name (a registered domain or a host) -> its listing."""
     out: dict[str, Listing] = {}
     for file, category, source in LIST_FILES:
-        listing = Listing(category, source)
-        for name in _read(file):
-            out[name] = listing
+        out.update(dict.fromkeys(_read(file), Listing(category, source)))
     for line in _read(CURATED_FILE):
         name, category = line.split("\t")
         if category not in CURATED_CATEGORIES:
