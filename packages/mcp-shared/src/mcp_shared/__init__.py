@@ -11,6 +11,7 @@
 - progress and log messages to the client (``client_progress``)
 - settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``env_url``, ``SettingsError``)
 - stderr logging and the shared command line (``configure_logging``, ``serve``)
+- a tool result with text and structured content (``structured_result``)
 """
 
 from .batch import BatchOptions, ProgressFn, run_batch
@@ -25,6 +26,7 @@ from .logging import configure_logging
 from .progress import client_progress
 from .redis_cache import RedisTTLCache
 from .redis_store import RedisStore, RedisUnavailable, redact_url
+from .results import structured_result
 from .server import GuardedMCPServer
 from .validation import describe_validation_error
 
@@ -61,4 +63,5 @@ __all__ = [
     "redact_url",
     "run_batch",
     "serve",
+    "structured_result",
 ]
