@@ -32,12 +32,14 @@ def test_mcp_shared_exports_only_the_documented_names() -> None:
         "env_flag",
         "env_float",
         "env_int",
+        "env_url",
         "error_result",
         "error_text",
         "produce_once",
         "redact_url",
         "run_batch",
         "serve",
+        "structured_result",
     ]
 
 
