@@ -59,7 +59,8 @@ def english_words(vocab: Any) -> frozenset[str]:
 
     spaCy's English lemmatizer ships WordNet's word index (about 78k words); a capitalised word
     found there may be an ordinary word ("Revenue", "Project", "Funding Date"), one not found
-    there is a name ("Casey", "Baumgarten"). Empty when the pipeline has no such table.
+    there is a name ("Casey", "Baumgarten"). Empty when the pipeline has no such table or was
+    not loaded through ``research_mcp.nlp.load_nlp`` (which registers it).
     """
     key = id(vocab)
     words = _WORD_INDEX.get(key)
