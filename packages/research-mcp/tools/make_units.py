@@ -29,7 +29,7 @@ PLURAL_IRREGULAR = {"foot": "feet", "inch": "inches", "henry": "henries"}
 
 
 def plural(word: str) -> str:
-    if word[:1].isupper() or word.endswith("s"):
+    if word[:1].isupper() or word.split()[0].endswith("s"):
         return word  # "Celsius", "kgs": no plural
     if word in PLURAL_IRREGULAR:
         return PLURAL_IRREGULAR[word]
@@ -52,7 +52,7 @@ def main(src: Path, out: Path) -> None:
             continue
         words = sorted({w for s in [name, *u.get("surfaces", [])] for w in (s, plural(s))} - {""})
         symbols = [s for s in u.get("symbols", []) if s not in DROP_SYMBOLS]
-        symbol = symbols[0] if symbols else name
+        symbol = (u.get("symbols") or [name])[0]  # reported even where too ambiguous to match ("m")
         units.append({"name": name, "symbol": symbol, "dimension": u["entity"], "words": words, "symbols": symbols})
         for p in u.get("prefixes", []) or []:
             if p not in PREFIXES or not u.get("symbols"):
