@@ -25,6 +25,19 @@ DROP_NAMES = {"quarter", "span", "drop", "ell", "cubit", "twip", "barn", "invers
 DROP_SYMBOLS = {"k", "m", "M", "b", "B", "T", "'", '"', "″", "”", "′", "a", "y", "p", "q", "u", "st", "t", "P"}
 PREFIXES = {"k": "kilo", "M": "mega", "G": "giga", "T": "tera", "m": "milli", "µ": "micro", "n": "nano",
             "c": "centi"}  # fmt: skip
+# Ours (same licence as the package): units quantulum3 lacks or that we keep as symbols only. Time *words*
+# stay out (fact-extract reads "3 years" as a duration noun); their symbols are unambiguous after a number.
+EXTRA_UNITS = [
+    {"name": "megawatt hour", "symbol": "MWh", "dimension": "energy", "words": ["megawatt hour", "megawatt hours", "megawatt-hour", "megawatt-hours"], "symbols": ["MWh"]},
+    {"name": "gigawatt hour", "symbol": "GWh", "dimension": "energy", "words": ["gigawatt hour", "gigawatt hours", "gigawatt-hour", "gigawatt-hours"], "symbols": ["GWh"]},
+    {"name": "terawatt hour", "symbol": "TWh", "dimension": "energy", "words": ["terawatt hour", "terawatt hours", "terawatt-hour", "terawatt-hours"], "symbols": ["TWh"]},
+    {"name": "hour", "symbol": "h", "dimension": "time", "words": [], "symbols": ["h", "hr", "hrs"]},
+    {"name": "minute", "symbol": "min", "dimension": "time", "words": [], "symbols": ["min", "mins"]},
+    {"name": "second", "symbol": "s", "dimension": "time", "words": [], "symbols": ["s", "sec", "secs"]},
+    {"name": "millisecond", "symbol": "ms", "dimension": "time", "words": ["millisecond", "milliseconds"], "symbols": ["ms"]},
+    {"name": "microsecond", "symbol": "µs", "dimension": "time", "words": ["microsecond", "microseconds"], "symbols": ["µs", "μs"]},
+    {"name": "nanosecond", "symbol": "ns", "dimension": "time", "words": ["nanosecond", "nanoseconds"], "symbols": ["ns"]},
+]  # fmt: skip
 PLURAL_IRREGULAR = {"foot": "feet", "inch": "inches", "henry": "henries"}
 
 
@@ -64,6 +77,8 @@ def main(src: Path, out: Path) -> None:
             pwords = {PREFIXES[p] + w for w in [name, *u.get("surfaces", [])] if " " not in w}
             units.append({"name": pname, "symbol": p + base, "dimension": u["entity"],
                           "words": sorted(pwords | {plural(w) for w in pwords}), "symbols": [p + base]})  # fmt: skip
+    known = {u["name"] for u in units}
+    units += [u for u in EXTRA_UNITS if u["name"] not in known]
     doc = {
         "source": "quantulum3 units.json (github.com/nielstron/quantulum3, quantulum3/units.json), filtered "
         "and prefix-expanded by packages/research-mcp/tools/make_units.py",

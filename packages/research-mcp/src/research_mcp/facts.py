@@ -15,11 +15,12 @@ from __future__ import annotations
 import bisect
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from .respectively import listed_names, respectively_lists
 from .values import Period, Value, find_periods, find_values, parse_period_text
 
 if TYPE_CHECKING:
@@ -440,7 +441,7 @@ def _inline_label(span: Span, w: _Where) -> _About | None:
 
 
 def _about(
-    w: _Where, periods: list[Period], last_entity: str | None, chunks: _NounChunks
+    w: _Where, periods: list[Period], last_entity: str | None, chunks: _NounChunks, kind: str
 ) -> tuple[_About | None, str | None]:
     """What the value is about (from the parse, a ``Label:`` prefix, or proximity), and the noun it counts."""
     span = w.span
@@ -449,8 +450,12 @@ def _about(
     count_noun: str | None = None
     change_attr: str | None = None
     share_of = _of_complement(span, value_tokens)
-    if share_of is not None:
+    measured: str | None = None  # "$54.5 million of debt": what an amount is of
+    if share_of is not None and kind in ("percentage", "percentage_points"):
         change_attr = f"share of {_noun_phrase(share_of, value_tokens, with_of=False)}"
+    elif share_of is not None:
+        measured = _noun_phrase(share_of, value_tokens, with_of=False)
+        share_of = None
     t = span.root
     for _ in range(12):
         head = t.head
@@ -539,6 +544,8 @@ def _about(
                         return _About(outer, count_noun or change_attr, "coreference"), count_noun
                     if last_entity and subj.lower_ not in _PERSONAL:
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
+                    if measured is not None:  # "we had $54.5 million of debt outstanding": the debt
+                        return _About(measured, change_attr, "of_noun"), count_noun
                     return None, count_noun
                 if (
                     subj.ent_type_ in _NOT_ENTITY_ENTS
@@ -547,7 +554,8 @@ def _about(
                 ):
                     break  # a subject that is itself an amount ("HK$3.2bn went to Asia") names nothing
                 anchor = "relative" if head.dep_ == "relcl" else "subject"
-                return _About(_noun_phrase(subj, value_tokens), count_noun or change_attr, anchor), count_noun
+                attribute = count_noun or change_attr or measured
+                return _About(_noun_phrase(subj, value_tokens), attribute, anchor), count_noun
             if head.dep_ == "ROOT":
                 break
             t = head
@@ -637,17 +645,37 @@ def _is_projection(span: Span, sent_text_before: str, period: Period | None) -> 
     return _PROJECTION_WORDS_RE.search(clause[-80:]) is not None
 
 
-def _choose_period(periods: list[Period], lo: int, hi: int, value: Value) -> Period | None:
-    """The period between ``lo`` and ``hi`` closest to the value (one after it wins a near tie)."""
+def _choose_period(
+    periods: list[Period], lo: int, hi: int, value: Value, text: str = "", others: Sequence[Value] = ()
+) -> Period | None:
+    """The period between ``lo`` and ``hi`` closest to the value (one after it wins a near tie).
+
+    A period inside brackets that hold another value and not this one is that value's own
+    ("£13.0 million (2018: £12.4 million)": 2018 is the £12.4 million's period).
+    """
     best: tuple[int, Period] | None = None
     for p in periods:
         ps, pe = p.span
         if ps < lo or pe > hi or (ps < value.end and value.start < pe):
             continue
+        if others and _owned_by_other(text, p, value, others, lo, hi):
+            continue
         dist = ps - value.end if ps >= value.end else (value.start - pe) + 3
         if best is None or dist < best[0]:
             best = (dist, p)
     return best[1] if best else None
+
+
+def _owned_by_other(text: str, p: Period, value: Value, others: Sequence[Value], lo: int, hi: int) -> bool:
+    """Whether ``p`` sits in a bracket pair that holds another value but not ``value``."""
+    ps = p.span[0]
+    opening = text.rfind("(", lo, ps)
+    if opening == -1 or text.rfind(")", opening, ps) != -1:
+        return False
+    closing = text.find(")", p.span[1], hi)
+    if closing == -1 or opening <= value.start < closing:
+        return False
+    return any(opening < o.start and o.end <= closing for o in others if o is not value)
 
 
 def _confidence(anchor: str, typed: bool, projection: bool, hedged: bool) -> str:
@@ -693,6 +721,14 @@ def extract_from_doc(
     sents = list(doc.sents) if values or periods else []
     sent_starts = [x.start_char for x in sents]
     chunks = _NounChunks(doc)
+    respective: dict[int, Period] = {}
+    names: dict[int, tuple[str, list[str]]] = {}
+    for group in respectively_lists(text, values, periods):
+        if group.periods is not None:
+            respective.update({v.start: p for v, p in zip(group.values, group.periods, strict=True)})
+        listed = listed_names(doc, group.start, group.end, len(group.values))
+        if listed is not None:
+            names.update({v.start: (name, listed) for v, name in zip(group.values, listed, strict=True)})
     for v in values:
         if v.year_like:
             continue
@@ -711,7 +747,7 @@ def extract_from_doc(
         local = periods[
             bisect.bisect_left(period_starts, line_start) : bisect.bisect_right(period_starts, line_end)
         ]
-        fact, score = _fact(w, v, local, facts, last_entity, chunks)
+        fact, score = _fact(w, v, local, facts, last_entity, chunks, values, respective.get(v.start))
         if fact is None:
             continue
         fact["source"] = dict(source)
@@ -719,6 +755,9 @@ def extract_from_doc(
         scores.append(score)
         if fact["confidence_features"]["entity_anchor"] != "coreference":
             last_entity = fact["entity"]
+    for fact in facts:
+        if fact["value_span"][0] in names:
+            _respective_owner(fact, *names[fact["value_span"][0]])
     dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
     for fact in dated:
         fact["source"] = dict(source)
@@ -830,6 +869,20 @@ def _date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[s
     return out
 
 
+def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) -> None:
+    """The i-th name of a "respectively" list owns the i-th value; what the clause measured becomes the attribute.
+
+    "Revenue for Alpha, Beta and Gamma was ..." -> (Beta, revenue); "Alpha, Beta and Gamma reported net
+    income of ..." -> (Beta, net income): the other names are taken out of the clause's owner.
+    """
+    measured = re.split(r"\s+(?:for|of|at|in|from)\s+", fact["entity"], maxsplit=1)[0]
+    drop = {w.lower() for n in listed for w in n.split()} | {"and", "&"}
+    rest = " ".join(w for w in measured.split() if w.lower() not in drop).strip().lower()
+    fact["entity"] = name
+    if rest and fact["attribute"] in ("value", None):
+        fact["attribute"] = rest
+
+
 def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str:
     """``text[start:end]`` with each period inside it replaced by one NUL ("in Q3 FY2024, up" -> "in \\0, up")."""
     out, pos = [], start
@@ -849,6 +902,8 @@ def _fact(
     facts: list[dict[str, Any]],
     last_entity: str | None,
     chunks: _NounChunks,
+    others: Sequence[Value] = (),
+    aligned: Period | None = None,
 ) -> tuple[dict[str, Any] | None, float]:
     """One fact for one value (or ``None`` when nothing says what the value is about), with its quality score."""
     text = w.text
@@ -872,9 +927,19 @@ def _fact(
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
         and v.low is None
     )
+    conversion = (
+        gap is not None
+        and previous is not None
+        and re.fullmatch(r"\s*\(\s*(?:or\s+|about\s+|approximately\s+|approx\.\s*|~\s*|≈\s*)?", gap) is not None
+        and (v.unit or v.currency) is not None
+        and (previous["unit"] or previous["currency"]) is not None
+        and previous["value_kind"] not in ("percentage", "growth")
+    )
     about: _About | None
     counted: str | None = None
-    if previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
+    if previous is not None and conversion:
+        about = _About(previous["entity"], previous["attribute"], "apposition")  # "10kg (25lbs)"
+    elif previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
         about = _About(previous["entity"], previous["attribute"], "apposition")  # "$65.6 billion, up 16%"
     elif continuation and previous is not None:
         about = _About(previous["entity"], previous["attribute"], "list")  # "$96.8bn (2023), $81.5bn (2022)"
@@ -888,7 +953,7 @@ def _fact(
         about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
         counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
     else:
-        about, counted = _about(w, periods, last_entity, chunks)
+        about, counted = _about(w, periods, last_entity, chunks, v.kind)
         prior = prior and about is not None and bool(v.extras.get("prior"))
     if about is None or not re.search(r"[^\W\d_]", about.entity):
         return None, 0.0  # nothing, or nothing with a letter in it, owns the value
@@ -903,8 +968,10 @@ def _fact(
     if kind == "number" and counted and counted.lower() in _TIME_NOUNS:
         about = _About(about.entity, None if about.attribute == counted else about.attribute, about.anchor)
         v.unit, counted = counted.lower(), None  # a duration: a number with a unit, not a count
-    if kind == "number" and counted:
-        kind = "count"
+    if kind == "number" and counted and v.unit is None:
+        kind = "count"  # "260 million subscribers"; "3 miles height" keeps its unit
+    elif v.unit is not None:
+        counted = None
     elif kind == "number" and v.unit is None and about.anchor == "label" and about.attribute is None:
         head = about.entity.split()[-1].lower()
         if re.fullmatch(r"[a-z]+[^s]s", head):
@@ -917,7 +984,11 @@ def _fact(
     else:
         ahead = _PRIOR_AHEAD_RE.search(text, v.end, w.seg_end)
         hi = ahead.start() if ahead else w.seg_end
-        period = _choose_period(periods, w.seg_start, hi, v) or _choose_period(periods, w.line_start, hi, v)
+        period = _choose_period(periods, w.seg_start, hi, v, text, others) or _choose_period(
+            periods, w.line_start, hi, v, text, others
+        )
+    if aligned is not None:
+        period = aligned  # "$36.5 million, $2.1 million and $3.7 million ... in 2019, 2018 and 2017, respectively"
     if "|" in text[w.line_start : v.start]:
         column = _table_header(text, v.start, text.rfind("\n", 0, v.start) + 1)
         column_period = parse_period_text(column) if column else None
