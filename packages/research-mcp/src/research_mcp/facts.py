@@ -571,6 +571,9 @@ def _about(
     if share_of is not None:
         # "About 45% of respondents said ...": the respondents are what the share is about
         return _About(_noun_phrase(share_of, value_tokens, with_of=False), "share", "of_noun"), count_noun
+    if measured is not None:
+        # "there was $1.1 billion of unrecognized compensation cost": the cost is what the amount is
+        return _About(measured, change_attr, "of_noun"), count_noun
     inline = _inline_label(span, w)
     quantity_like = bool(re.search(r"[\d][,.]\d|[^\d\s.,]", span.text))  # "12,400", "$5bn", "23%"; not "9001"
     if inline is not None and quantity_like:

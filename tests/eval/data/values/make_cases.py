@@ -283,16 +283,23 @@ def tatqa(src: Path) -> list[dict[str, Any]]:
             if re.search(r"\(\s*[\d.]", answer):
                 value = -value  # accounting parentheses: "£(8.1m)" is a negative amount
             scale = q["scale"]
-            if scale in ("thousand", "million", "billion") and not re.search(r"thousand|million|billion|\dm\b", answer):
-                value *= SCALES[scale]
+            after = sent[span[1] : span[1] + 10]
+            if scale in ("thousand", "million", "billion") and re.match(r"\s*(?:thousand|million|billion)", after):
+                value *= SCALES[scale]  # "$539" labelled in millions, and the sentence says "$539 million"
+            elif scale in ("thousand", "million", "billion") and not re.search(r"thousand|million|billion|\dm\b", answer):
+                continue  # the scale is the table's, and the sentence does not say it: not the sentence's value
             v: dict[str, Any] = {"text": answer, "span": span}
             before = sent[max(0, span[0] - 2) : span[0]]
-            cur = re.search(r"(US\$|\$|€|£|¥)\s*\(?[\d.,]", answer) or re.search(r"(\$|€|£)\s*$", before)
+            cur = re.search(r"([A-Z]{0,2}\$|€|£|¥)\s*\(?[\d.,]", answer) or re.search(r"([A-Z]{0,2}\$|€|£)\s*$", before)
             if "%" in answer or scale == "percent":
                 v.update(cat="percent", value=value)
             elif cur:
-                v.update(cat="money", value=value, currency={"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP",
-                                                             "¥": "JPY"}[cur.group(1)])  # fmt: skip
+                sym = cur.group(1)
+                code = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "S$": "SGD", "A$": "AUD",
+                        "C$": "CAD", "HK$": "HKD", "NZ$": "NZD", "R$": "BRL"}.get(sym)  # fmt: skip
+                if code is None:
+                    continue
+                v.update(cat="money", value=value, currency=code)
             elif re.fullmatch(r"[\d.,]+\s+(?:years?|days?|months?)", answer):
                 v.update(cat="quantity", value=value, unit=answer.split()[-1])
             elif re.fullmatch(r"[\d,]+(?:\.\d+)?", answer):
