@@ -68,7 +68,8 @@ def _unit_aliases() -> dict[str, str]:
             / "packages/research-mcp/src/research_mcp/data/units.json"
         ).read_text(encoding="utf-8")
     )
-    out: dict[str, str] = {}
+    # durations: fact-extract reports "3 years" with the unit "years" (time words are not in the units table)
+    out: dict[str, str] = {w: w for w in ("year", "month", "week", "day", "hour", "minute", "second")}
     for u in table["units"]:
         for s in [u["name"], u["symbol"], *u.get("words", []), *u.get("symbols", [])]:
             out.setdefault(s, u["name"])

@@ -88,6 +88,8 @@ OVERRIDES: dict[tuple[str, str], str] = {
     ("q3-88", "45"): "the unit is carried by the next number; counted once, on 50 mg",
     ("q3-97", "44 ml"): "from X to Y across different units: not a range",
     ("q3-98", "44 ml"): "from X to Y across different units: not a range",
+    ("q3amb-10", "2,000.45±0.01 pounds"): "a value with its uncertainty",
+    ("q3-94", "44 mg to 50 mg"): "reduced from X to Y: a change, not a range (our documented reading)",
 }
 
 
@@ -147,9 +149,7 @@ def quantulum(src: Path) -> list[dict[str, Any]]:
                     v.update(cat="count", value=r["value"])
                 else:
                     v.update(cat="quantity", value=r["value"], unit=unit)
-                if r.get("uncertainty") and v["cat"] != "ignore" and " to " in r["surface"] or (
-                    r.get("uncertainty") and re.search(r"\d\s*[-–]\s*\d", r["surface"])
-                ):
+                if r.get("uncertainty") and v["cat"] != "ignore" and "±" not in r["surface"]:
                     v["low"], v["high"] = r["value"] - r["uncertainty"], r["value"] + r["uncertainty"]
                     v["kind"], v["cat"] = v["cat"], "range"
                 values.append(v)

@@ -16,8 +16,8 @@ from decimal import Decimal
 from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
 from .model import Value
 from .ranges import merge_ranges
-from .units import measured_after, unit_after
-from .words import word_values
+from .units import measured_after, money_near, unit_after
+from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
 
@@ -68,12 +68,6 @@ _AMOUNT_RE = re.compile(
     + r")|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
     r"(?![%/:]|[.,]\d)",
 )
-# Words near "pounds" that make it money rather than weight ("spent 20 million pounds").
-_MONEY_CONTEXT_RE = re.compile(
-    r"(?i:\b(?:cost|costs|costing|spent|spend|spending|paid|pay|pays|payment|price[sd]?|worth|sterling|fund|"
-    r"funding|budget|revenue|sales|profit|loss|fine[sd]?|salary|wages?|bought|sold|earn(?:ed|s)?|raised?|"
-    r"invest(?:ed|ment)?|deal|bid|offer|bill|debt|tax|fee|fees|cash|money|bank|bonus|donat\w+)\b|£)"
-)
 _POUND_WORDS = {"pound", "pounds"}
 
 
@@ -115,8 +109,7 @@ def _money_context(text: str, m: re.Match[str]) -> bool:
     """Whether "pounds" after this number is money: a scale word ("20 million pounds") or money words nearby."""
     if m.group("scale"):
         return True
-    window = text[max(0, m.start() - 60) : m.end() + 40]
-    return _MONEY_CONTEXT_RE.search(window) is not None
+    return money_near(text, m.start(), m.end())
 
 
 def _match_to_value(m: re.Match[str], text: str) -> Value | None:
@@ -280,7 +273,7 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
         v = _match_to_value(m, text)
         if v is not None:
             found.append(v)
-    for v in word_values(text):
+    for v in [*word_values(text), *word_quantities(text)]:
         if not any(v.start < f.end and f.start < v.end for f in found):
             found.append(v)
     found.sort(key=lambda x: x.start)

@@ -60,7 +60,7 @@ _units = _load("units.json")
 UNIT_WORDS: dict[str, Unit] = {}  # lower-cased words: "kilometres", "degrees celsius"
 UNIT_SYMBOLS: dict[str, Unit] = {}  # case-sensitive symbols: "km", "°C", "MWh"
 for _u in _units["units"]:
-    _unit = Unit(_u["name"], _u["symbol"] if _u["symbols"] else _u["name"], _u["dimension"])
+    _unit = Unit(_u["name"], _u["symbol"], _u["dimension"])
     for _w in _u["words"]:
         UNIT_WORDS.setdefault(_w.lower(), _unit)
     for _s in _u["symbols"]:

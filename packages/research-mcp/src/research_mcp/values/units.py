@@ -16,7 +16,7 @@ import re
 
 from .lexicon import UNIT_SYMBOLS, UNIT_WORDS, Unit
 
-__all__ = ["measured_after", "unit_after"]
+__all__ = ["measured_after", "money_near", "unit_after"]
 # A found unit reports the symbol as written ("ml", "lbs"), or the unit's own symbol for a word ("kilometres" -> km).
 
 _SCALE_LETTERS = frozenset("kmMbBT")
@@ -24,6 +24,12 @@ _TOKENS_RE = re.compile(r"[^\s\d,;:()\[\]]+(?:\s+[^\s\d,;:()\[\]]+){0,3}")
 _MEASURED_RE = re.compile(
     r"(?i:\s*(?:$|[.,;:)\]]|(?:thick|thin|long|wide|tall|high|deep|across|in\s+diameter|diameter|"
     r"square|screen|display|x|×)\b))"
+)
+# Words near "pounds" that make it money rather than weight ("spent 20 million pounds").
+_MONEY_CONTEXT_RE = re.compile(
+    r"(?i:\b(?:cost|costs|costing|spent|spend|spending|paid|pay|pays|payment|price[sd]?|worth|sterling|fund|"
+    r"funding|budget|revenue|sales|profit|loss|fine[sd]?|salary|wages?|bought|sold|earn(?:ed|s)?|raised?|"
+    r"invest(?:ed|ment)?|deal|bid|offer|bill|debt|tax|fee|fees|cash|money|bank|bonus|donat\w+)\b|£)"
 )
 _GLUED_SINGLE = frozenset("gLWVJCF")  # one-letter symbols that may touch the number: "5g", "100W", "-10C"
 
@@ -80,3 +86,8 @@ def measured_after(text: str, end: int) -> bool:
     "a 5 m long"): "3 in 10 people" and "5 m users" are not measurements.
     """
     return _MEASURED_RE.match(text, end) is not None
+
+
+def money_near(text: str, start: int, end: int) -> bool:
+    """Whether money words surround ``text[start:end]`` (60 characters before, 40 after): "spent", "price", "£"."""
+    return _MONEY_CONTEXT_RE.search(text, max(0, start - 60), min(len(text), end + 40)) is not None

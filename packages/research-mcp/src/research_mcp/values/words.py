@@ -6,8 +6,9 @@ import re
 
 from .lexicon import SCALES
 from .model import Value
+from .units import money_near, unit_after
 
-__all__ = ["word_values"]
+__all__ = ["word_quantities", "word_values"]
 
 _UNITS_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]  # fmt: skip
 _TENS_WORDS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
@@ -67,3 +68,34 @@ def word_values(text: str) -> list[Value]:
         )
     return out
 
+
+
+_WORD_QUANTITY_RE = re.compile(
+    r"(?i)\b(?P<w>" + "|".join(_UNITS_WORDS[1:] + _TENS_WORDS) + r")(?:-(?P<w2>" + "|".join(_UNITS_WORDS[1:10]) + r"))?(?=[\s-])"
+)
+
+
+def word_quantities(text: str) -> list[Value]:
+    """A number in words before a unit word: "two meters", "six gallons", "a twenty-pound bag" (never a symbol)."""
+    out: list[Value] = []
+    for m in _WORD_QUANTITY_RE.finditer(text):
+        found = unit_after(text, m.end())
+        if found is None:
+            continue
+        unit, end = found
+        if unit.symbol == text[m.end() : end].strip(" -"):
+            continue  # "two in my car": a symbol after a number in words is not a unit
+        if unit.name == "pound-mass" and money_near(text, m.start(), end):
+            continue  # "five pounds" for a ticket: money, read by word_values' currency words
+        n = _WORD_NUMBERS[m.group("w").lower()] + (_WORD_NUMBERS[m.group("w2").lower()] if m.group("w2") else 0)
+        out.append(
+            Value(
+                text=" ".join(text[m.start() : end].split()),
+                start=m.start(),
+                end=end,
+                kind="number",
+                numeric_value=float(n),
+                unit=unit.symbol,
+            )
+        )
+    return out
