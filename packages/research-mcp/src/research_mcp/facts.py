@@ -968,6 +968,9 @@ def _fact(
     ):
         about = _About(about.entity, metric.group(1).lower(), about.anchor)
     kind = v.kind
+    after = re.match(r"[\s-]+([A-Za-z]+)\b", text[v.end : w.seg_end])
+    if v.low is not None and v.unit is None and not counted and after and after.group(1).lower() in _TIME_NOUNS:
+        v.unit = after.group(1).lower()  # "for 5–6 days": a range of durations, as "for 5 days" is one
     if kind == "number" and counted and counted.lower() in _TIME_NOUNS:
         about = _About(about.entity, None if about.attribute == counted else about.attribute, about.anchor)
         v.unit, counted = counted.lower(), None  # a duration: a number with a unit, not a count
