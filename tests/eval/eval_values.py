@@ -20,7 +20,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from research_mcp.facts import extract_from_doc
 from research_mcp.nlp import load_nlp
 from research_mcp.values import find_periods, find_values
-from support.values_eval import CATEGORIES, Pred, Tally, canonical_unit, load_cases, preds_baseline, preds_from_facts, score
+from support.values_eval import (
+    CATEGORIES,
+    Pred,
+    Tally,
+    canonical_unit,
+    load_cases,
+    preds_baseline,
+    preds_from_facts,
+    score,
+)
 
 
 def preds_parser(text: str) -> list[Pred]:
@@ -39,7 +48,9 @@ def preds_parser(text: str) -> list[Pred]:
             cat = "quantity"
         else:
             cat = "count"
-        p = Pred(v.start, v.end, cat, v.numeric_value, v.currency, v.unit, period_year=near.year if near else None)
+        p = Pred(
+            v.start, v.end, cat, v.numeric_value, v.currency, v.unit, period_year=near.year if near else None
+        )
         if v.low is not None:
             p.cat, p.low, p.high, p.value = "range", v.low, v.high, None
         out.append(p)
@@ -47,7 +58,9 @@ def preds_parser(text: str) -> list[Pred]:
 
 
 def row(name: str, t: Tally) -> str:
-    return f"  {name:<22} P {t.p():6.1%}  R {t.r():6.1%}  F1 {t.f1():6.1%}   (tp {t.tp}, fp {t.fp}, fn {t.fn})"
+    return (
+        f"  {name:<22} P {t.p():6.1%}  R {t.r():6.1%}  F1 {t.f1():6.1%}   (tp {t.tp}, fp {t.fp}, fn {t.fn})"
+    )
 
 
 def main(verbose: bool) -> int:
@@ -66,7 +79,9 @@ def main(verbose: bool) -> int:
         "baseline (spaCy+regex)": [preds_baseline(d) for d in docs],
     }
     n_values = sum(1 for c in cases for v in c["values"] if v["cat"] != "ignore")
-    print(f"{len(cases)} sentences, {n_values} labelled values; spaCy {t_nlp:.1f} s, fact-extract after it {t_ours:.2f} s")
+    print(
+        f"{len(cases)} sentences, {n_values} labelled values; spaCy {t_nlp:.1f} s, fact-extract after it {t_ours:.2f} s"
+    )
     results = {name: score(cases, preds) for name, preds in systems.items()}
     for cat in (*CATEGORIES, "period"):
         print(f"\n{cat}")
@@ -74,12 +89,20 @@ def main(verbose: bool) -> int:
             print(row(name, period if cat == "period" else cats.get(cat, Tally())))
     print("\nall categories (micro)")
     for name, (cats, _, _) in results.items():
-        total = Tally(sum(t.tp for t in cats.values()), sum(t.fp for t in cats.values()), sum(t.fn for t in cats.values()))
+        total = Tally(
+            sum(t.tp for t in cats.values()),
+            sum(t.fp for t in cats.values()),
+            sum(t.fn for t in cats.values()),
+        )
         print(row(name, total))
     print("\nby source (all categories)")
     for src in sorted({c["source"] for c in cases}):
         for name, (_, _, sources) in results.items():
-            print(row(f"{src}: {name}"[:40], sources.get(src, Tally())).replace("  " + f"{src}: {name}"[:40], f"  {src:<13}{name[:22]:<24}"))
+            print(
+                row(f"{src}: {name}"[:40], sources.get(src, Tally())).replace(
+                    "  " + f"{src}: {name}"[:40], f"  {src:<13}{name[:22]:<24}"
+                )
+            )
     if verbose:
         cats, period, _ = results["fact-extract"]
         for cat, t in [*cats.items(), ("period", period)]:

@@ -64,8 +64,7 @@ def _unit_aliases() -> dict[str, str]:
     """Surface or symbol -> canonical unit name, from the units table research-mcp ships (quantulum3's names)."""
     table = json.loads(
         (
-            Path(__file__).resolve().parents[2]
-            / "packages/research-mcp/src/research_mcp/data/units.json"
+            Path(__file__).resolve().parents[2] / "packages/research-mcp/src/research_mcp/data/units.json"
         ).read_text(encoding="utf-8")
     )
     # durations: fact-extract reports "3 years" with the unit "years" (time words are not in the units table)
@@ -246,7 +245,10 @@ def score(
         ignored = [g["span"] for g in case["values"] if g["cat"] == "ignore"]
         used: set[int] = set()
         for g in golds:
-            hit = next((i for i, p in enumerate(ps) if i not in used and _overlaps(p, g["span"]) and correct(p, g)), None)
+            hit = next(
+                (i for i, p in enumerate(ps) if i not in used and _overlaps(p, g["span"]) and correct(p, g)),
+                None,
+            )
             if hit is not None:
                 used.add(hit)
                 cats[g["cat"]].tp += 1
@@ -261,7 +263,9 @@ def score(
                     period.tp += 1
                 else:
                     period.fn += 1
-                    period.misses.append(f"{case['id']}: {g['text']!r} -> {near.period_year if near else None}, want {g['period_year']}")
+                    period.misses.append(
+                        f"{case['id']}: {g['text']!r} -> {near.period_year if near else None}, want {g['period_year']}"
+                    )
                     if near is not None and near.period_year is not None:
                         period.fp += 1
         complete = set(case.get("complete", []))
@@ -270,9 +274,13 @@ def score(
                 continue
             on_gold = any(_overlaps(p, g["span"]) for g in golds)
             kind = p.cat
-            counted = on_gold or kind in complete or (kind == "range" and complete & {"quantity", "percent", "money"})
+            counted = (
+                on_gold
+                or kind in complete
+                or (kind == "range" and complete & {"quantity", "percent", "money"})
+            )
             if counted:
                 cats[kind].fp += 1
                 sources[case["source"]].fp += 1
-                cats[kind].misses.append(f"{case['id']}: FP {case['text'][p.start:p.end]!r} as {kind}")
+                cats[kind].misses.append(f"{case['id']}: FP {case['text'][p.start : p.end]!r} as {kind}")
     return dict(cats), period, dict(sources)

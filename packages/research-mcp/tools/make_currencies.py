@@ -33,7 +33,11 @@ EXTRA_NAMES = {
 
 
 def main() -> None:
-    codes = sorted(c.alpha_3 for c in pycountry.currencies if c.alpha_3 not in WORD_CODES and not c.alpha_3.startswith("X"))
+    codes = sorted(
+        c.alpha_3
+        for c in pycountry.currencies
+        if c.alpha_3 not in WORD_CODES and not c.alpha_3.startswith("X")
+    )
     symbols: dict[str, str] = {}
     names: dict[str, str] = {}
     for code in codes:

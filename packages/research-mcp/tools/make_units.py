@@ -22,7 +22,27 @@ KEEP = {
 }  # fmt: skip
 DROP_NAMES = {"quarter", "span", "drop", "ell", "cubit", "twip", "barn", "inverse femtobarn", "bar", "cup",
               "stere", "peck", "league", "point", "dime", "quintal", "bushel", "hartree", "barye"}  # fmt: skip
-DROP_SYMBOLS = {"k", "m", "M", "b", "B", "T", "'", '"', "″", "”", "′", "a", "y", "p", "q", "u", "st", "t", "P"}
+DROP_SYMBOLS = {
+    "k",
+    "m",
+    "M",
+    "b",
+    "B",
+    "T",
+    "'",
+    '"',
+    "″",
+    "”",
+    "′",
+    "a",
+    "y",
+    "p",
+    "q",
+    "u",
+    "st",
+    "t",
+    "P",
+}
 PREFIXES = {"k": "kilo", "M": "mega", "G": "giga", "T": "tera", "m": "milli", "µ": "micro", "n": "nano",
             "c": "centi"}  # fmt: skip
 # Ours (same licence as the package): units quantulum3 lacks or that we keep as symbols only. Time *words*
@@ -66,7 +86,9 @@ def main(src: Path, out: Path) -> None:
         words = sorted({w for s in [name, *u.get("surfaces", [])] for w in (s, plural(s))} - {""})
         symbols = [s for s in u.get("symbols", []) if s not in DROP_SYMBOLS]
         symbol = (u.get("symbols") or [name])[0]  # reported even where too ambiguous to match ("m")
-        units.append({"name": name, "symbol": symbol, "dimension": u["entity"], "words": words, "symbols": symbols})
+        units.append(
+            {"name": name, "symbol": symbol, "dimension": u["entity"], "words": words, "symbols": symbols}
+        )
         for p in u.get("prefixes", []) or []:
             if p not in PREFIXES or not u.get("symbols"):
                 continue

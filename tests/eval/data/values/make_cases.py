@@ -9,6 +9,7 @@ Nothing here calls research-mcp: the labels never come from the code under evalu
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import random
 import re
@@ -101,7 +102,9 @@ def parse_number(s: str, *, letters: bool = True) -> float | None:
     """
     s = s.strip().replace("−", "-").replace("–", "-")
     letter = r"|[kKmMbBT]" if letters else ""
-    m = re.search(r"(-?)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(thousand|million|billion|trillion|bn|mn" + letter + r")?\b", s)
+    m = re.search(
+        r"(-?)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(thousand|million|billion|trillion|bn|mn" + letter + r")?\b", s
+    )
     if m:
         value = float(m.group(2).replace(",", ""))
         scale = (m.group(3) or "").lower()
@@ -177,7 +180,7 @@ def price_parser(src: Path, n: int) -> list[dict[str, Any]]:
                     rows.append((name, raw, cur, amount_text, float(amount)))
     random.Random(9).shuffle(rows)
     out = []
-    for k, (name, raw, cur, amount_text, amount) in enumerate(rows[:n]):
+    for k, (name, raw, cur, _amount_text, amount) in enumerate(rows[:n]):
         raw = " ".join(raw.split())
         text = f"The price is {raw}."
         span = [len("The price is "), len("The price is ") + len(raw)]
@@ -201,8 +204,10 @@ def measeval(src: Path, n: int, physical: set[str]) -> list[dict[str, Any]]:
             if len(f) >= 7 and f[2] == "Quantity":
                 other = json.loads(f[7]) if len(f) > 7 and f[7].strip() else {}
                 quantities.append((int(f[3]), int(f[4]), f[6], other))
-        bounds = [0] + [m.end() for m in re.finditer(r"(?<=[a-z0-9)\]%][.!?])\s+(?=[A-Z(\[])", text)] + [len(text)]
-        for a, b in zip(bounds, bounds[1:], strict=False):
+        bounds = (
+            [0] + [m.end() for m in re.finditer(r"(?<=[a-z0-9)\]%][.!?])\s+(?=[A-Z(\[])", text)] + [len(text)]
+        )
+        for a, b in itertools.pairwise(bounds):
             inside = [q for q in quantities if a <= q[0] and q[1] <= b]
             if not inside:
                 continue
@@ -223,7 +228,11 @@ def measeval(src: Path, n: int, physical: set[str]) -> list[dict[str, Any]]:
                     v.update(cat="ignore", why="a fraction")
                 elif "IsList" in mods or re.search(r"[±×^]|\de[-+]?\d", surface):
                     v.update(cat="ignore", why="a list or a notation out of scope")
-                elif "IsRange" in mods and len(nums) == 2 and re.search(r"\d\s*(?:to|-|–|and)\s*[-−]?\d", surface):
+                elif (
+                    "IsRange" in mods
+                    and len(nums) == 2
+                    and re.search(r"\d\s*(?:to|-|–|and)\s*[-−]?\d", surface)
+                ):
                     lo, hi = nums
                     if "−" in surface.split(str(surface))[0][:1] or surface.strip().startswith(("-", "−")):
                         lo = -lo
@@ -284,13 +293,19 @@ def tatqa(src: Path) -> list[dict[str, Any]]:
                 value = -value  # accounting parentheses: "£(8.1m)" is a negative amount
             scale = q["scale"]
             after = sent[span[1] : span[1] + 10]
-            if scale in ("thousand", "million", "billion") and re.match(r"\s*(?:thousand|million|billion)", after):
+            if scale in ("thousand", "million", "billion") and re.match(
+                r"\s*(?:thousand|million|billion)", after
+            ):
                 value *= SCALES[scale]  # "$539" labelled in millions, and the sentence says "$539 million"
-            elif scale in ("thousand", "million", "billion") and not re.search(r"thousand|million|billion|\dm\b", answer):
+            elif scale in ("thousand", "million", "billion") and not re.search(
+                r"thousand|million|billion|\dm\b", answer
+            ):
                 continue  # the scale is the table's, and the sentence does not say it: not the sentence's value
             v: dict[str, Any] = {"text": answer, "span": span}
             before = sent[max(0, span[0] - 2) : span[0]]
-            cur = re.search(r"([A-Z]{0,2}\$|€|£|¥)\s*\(?[\d.,]", answer) or re.search(r"([A-Z]{0,2}\$|€|£)\s*$", before)
+            cur = re.search(r"([A-Z]{0,2}\$|€|£|¥)\s*\(?[\d.,]", answer) or re.search(
+                r"([A-Z]{0,2}\$|€|£)\s*$", before
+            )
             if "%" in answer or scale == "percent":
                 v.update(cat="percent", value=value)
             elif cur:
@@ -312,7 +327,9 @@ def tatqa(src: Path) -> list[dict[str, Any]]:
                 and year[0] in sent
                 and not re.search(r"\b(?:change|difference|between|average)\b", q["question"])
             ):
-                v["period_year"] = int(year[0])  # the year the question asks about, when the sentence names it
+                v["period_year"] = int(
+                    year[0]
+                )  # the year the question asks about, when the sentence names it
             out.append({"id": f"tatqa-{q['uid'][:8]}", "source": "TAT-QA", "split": "dev", "text": sent,
                         "question": q["question"], "complete": [], "values": [v]})  # fmt: skip
     merged: dict[str, dict[str, Any]] = {}

@@ -36,13 +36,7 @@ _OTHER_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s]
 # "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount)
 _POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if not any(c.isalpha() for c in s) and "$" not in s]
 _CUR_PRE = "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES))
-_CUR_POST = (
-    _alt(sorted(CURRENCY_CODES))
-    + "|(?i:"
-    + _alt(list(CURRENCY_NAMES))
-    + ")|"
-    + _alt(_POST_SYMBOLS)
-)
+_CUR_POST = _alt(sorted(CURRENCY_CODES)) + "|(?i:" + _alt(list(CURRENCY_NAMES)) + ")|" + _alt(_POST_SYMBOLS)
 _SCALE = (
     r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
 )
@@ -235,7 +229,6 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     )
 
 
-
 def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> list[Value]:
     """Every value in ``text`` with its character span, skipping spans in ``exclude`` (dates, periods).
 
@@ -278,4 +271,3 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
             found.append(v)
     found.sort(key=lambda x: x.start)
     return merge_ranges(found, text)
-

@@ -32,7 +32,9 @@ __all__ = [
 
 
 def _load(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(resources.files("research_mcp").joinpath("data", name).read_text("utf-8"))
+    data: dict[str, Any] = json.loads(
+        resources.files("research_mcp").joinpath("data", name).read_text("utf-8")
+    )
     return data
 
 

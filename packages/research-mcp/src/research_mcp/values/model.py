@@ -93,7 +93,6 @@ class Value:
         return "number"
 
 
-
 def _period_key(p: Period) -> str:
     fy = "FY" if p.fiscal else ""
     if p.type == "year":
@@ -112,4 +111,3 @@ def _period_key(p: Period) -> str:
     if p.type == "month" and p.index:
         return f"M{p.index:02d}"
     return p.text.lower()
-

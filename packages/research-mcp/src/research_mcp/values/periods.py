@@ -93,7 +93,6 @@ def _last_day(y: int, m: int) -> int:
     return calendar.monthrange(y, m)[1]
 
 
-
 def _build_period(m: re.Match[str]) -> Period | None:
     g = m.group
     text = m.group(0)
@@ -195,4 +194,3 @@ def parse_period_text(text: str) -> Period | None:
     """The one period a short string names (``"Q3 2024"``, ``"FY24"``, ``"2024"``), else ``None``."""
     ps = find_periods(text.strip())
     return ps[0] if len(ps) == 1 else None
-

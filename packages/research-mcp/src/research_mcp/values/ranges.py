@@ -44,7 +44,10 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
             lead = _RANGE_LEAD_RE.search(text[window : v.start])
             lead_word = lead.group(1).lower() if lead else None
             same_kind = v.kind == w.kind or (v.kind == "number" and w.kind in ("currency", "percentage"))
-            currency_ok = v.currency in (None, w.currency) and v.unit in (None, w.unit)  # not "44 ml to 50 mg"
+            currency_ok = v.currency in (None, w.currency) and v.unit in (
+                None,
+                w.unit,
+            )  # not "44 ml to 50 mg"
             joiner = gap.strip().lower()
             before = text[max(0, v.start - 40) : (lead.start() + window) if lead else v.start]
             after_change = _CHANGE_BEFORE_RE.search(before) is not None
@@ -98,4 +101,3 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
         out.append(v)
         i += 1
     return out
-

@@ -93,4 +93,3 @@ def parse_value_string(raw: str) -> Value | None:
             v.unit = rest_l
     v.year_like = v.year_like and not rest
     return v
-

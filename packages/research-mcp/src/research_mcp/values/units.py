@@ -71,9 +71,8 @@ def _lookup(form: str, text: str, end: int, *, glued: bool, hyphen: bool) -> Uni
     unit = UNIT_SYMBOLS.get(form)
     if unit is None:
         return word if glued and word is not None and len(form) > 2 else None  # "10kilograms"
-    if len(form) == 1:
-        if form in _SCALE_LETTERS or (glued and form not in _GLUED_SINGLE):
-            return None
+    if len(form) == 1 and (form in _SCALE_LETTERS or (glued and form not in _GLUED_SINGLE)):
+        return None
     if form == "in" and not measured_after(text, end):
         return None  # "3 in 10 people"
     return unit

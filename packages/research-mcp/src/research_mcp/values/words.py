@@ -69,9 +69,12 @@ def word_values(text: str) -> list[Value]:
     return out
 
 
-
 _WORD_QUANTITY_RE = re.compile(
-    r"(?i)\b(?P<w>" + "|".join(_UNITS_WORDS[1:] + _TENS_WORDS) + r")(?:-(?P<w2>" + "|".join(_UNITS_WORDS[1:10]) + r"))?(?=[\s-])"
+    r"(?i)\b(?P<w>"
+    + "|".join(_UNITS_WORDS[1:] + _TENS_WORDS)
+    + r")(?:-(?P<w2>"
+    + "|".join(_UNITS_WORDS[1:10])
+    + r"))?(?=[\s-])"
 )
 
 
@@ -87,7 +90,9 @@ def word_quantities(text: str) -> list[Value]:
             continue  # "two in my car": a symbol after a number in words is not a unit
         if unit.name == "pound-mass" and money_near(text, m.start(), end):
             continue  # "five pounds" for a ticket: money, read by word_values' currency words
-        n = _WORD_NUMBERS[m.group("w").lower()] + (_WORD_NUMBERS[m.group("w2").lower()] if m.group("w2") else 0)
+        n = _WORD_NUMBERS[m.group("w").lower()] + (
+            _WORD_NUMBERS[m.group("w2").lower()] if m.group("w2") else 0
+        )
         out.append(
             Value(
                 text=" ".join(text[m.start() : end].split()),

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .values import Period, Value
+from ..values import Period, Value
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
