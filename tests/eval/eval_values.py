@@ -6,7 +6,7 @@ currency, percentages, quantities with their unit, counts, ranges) it prints pre
 fact-extract, for our value parser alone (before fact-extract drops values it cannot attach to a
 subject), and for the baseline: bare spaCy MONEY/PERCENT/QUANTITY/CARDINAL entities plus one money
 regex. "period" scores the year of the period given to each value that TAT-QA's question dates
-(baseline: the nearest DATE entity in the sentence). ``-v`` prints the misses.
+(baseline: the nearest DATE entity in the sentence). ``-v`` prints the misses; ``--candidates`` adds the libraries measured for adoption (values_candidates.py).
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from typing import Any
 
 from research_mcp.facts import extract_from_doc
 from research_mcp.nlp import load_nlp
@@ -63,6 +66,43 @@ def row(name: str, t: Tally) -> str:
     )
 
 
+def candidates(
+    cases: list[dict[str, Any]], texts: list[str], ours: list[list[Pred]], results: dict[str, Any]
+) -> None:
+    """The libraries measured for adoption (README, "Decisions"), on the same cases."""
+    import values_candidates as vc
+
+    print("\n== candidate libraries (same cases) ==")
+    rows = {
+        "quantulum3 extractor": vc.quantulum_preds(texts),
+        "fact-extract+price-parser": vc.price_parser_money(ours, texts),
+        "fact-extract+dateparser": vc.dateparser_periods(ours, texts),
+    }
+    for name, preds in rows.items():
+        if preds is None:
+            print(f"  {name}: not installed (uv sync --group eval)")
+            continue
+        cats, period, _ = score(cases, preds)
+        for cat in (*CATEGORIES, "period"):
+            print(row(f"{name} {cat}"[:40], period if cat == "period" else cats.get(cat, Tally())))
+    cov = vc.unit_coverage(cases)
+    if cov is not None:
+        for name, (ok, n) in cov.items():
+            print(f"  unit surfaces recognised, {name}: {ok}/{n}")
+    for lib, stmt in (
+        ("research_mcp.values", "import research_mcp.values"),
+        ("quantulum3 (import + first parse)", "from quantulum3 import parser; parser.parse('5 kg')"),
+        ("pint (registry)", "import pint; pint.UnitRegistry()"),
+        ("price_parser", "import price_parser"),
+        (
+            "dateparser (import + first search)",
+            "from dateparser.search import search_dates; search_dates('on 5 May 2020')",
+        ),
+    ):
+        t = vc.startup_seconds(stmt)
+        print(f"  start-up {lib}: " + (f"{t:.2f} s" if t is not None else "not installed"))
+
+
 def main(verbose: bool) -> int:
     cases = load_cases()
     nlp = load_nlp("en_core_web_sm")
@@ -103,6 +143,8 @@ def main(verbose: bool) -> int:
                     "  " + f"{src}: {name}"[:40], f"  {src:<13}{name[:22]:<24}"
                 )
             )
+    if "--candidates" in sys.argv:
+        candidates(cases, texts, ours, results)
     if verbose:
         cats, period, _ = results["fact-extract"]
         for cat, t in [*cats.items(), ("period", period)]:
