@@ -80,7 +80,7 @@ def candidates(
     }
     for name, preds in rows.items():
         if preds is None:
-            print(f"  {name}: not installed (uv sync --group eval)")
+            print(f"  {name}: not installed (see values_candidates.py for the uv run --with line)")
             continue
         cats, period, _ = score(cases, preds)
         for cat in (*CATEGORIES, "period"):

@@ -1,6 +1,8 @@
 """The libraries issue 9 asked us to measure for values, each on the same cases as ``eval_values.py``.
 
-Imported by ``eval_values.py --candidates`` only; each library is optional (``uv sync --group eval``):
+Imported by ``eval_values.py --candidates`` only; the libraries are not project dependencies (none was
+adopted), so bring them for the run: ``uv run --frozen --with quantulum3 --with pint --with price-parser
+--with dateparser python tests/eval/eval_values.py --candidates``.
 
 - quantulum3: as a whole extractor (money, percent, quantities, ranges) -> its own row per category;
 - price-parser: re-reading the amount and currency of each money value fact-extract found;
