@@ -115,6 +115,8 @@ def arxiv_source(offline: bool, fixtures: str | None) -> Iterator[ArxivSource]:
         env = {
             "PAPERS_MCP_ARXIV_API_URL": replay.api_url,
             "PAPERS_MCP_PDF_URL": replay.pdf_url,
+            "PAPERS_MCP_HTML_URL": replay.html_url,
+            "PAPERS_MCP_AR5IV_URL": replay.ar5iv_url,
             "PAPERS_MCP_MIN_INTERVAL_SECONDS": "0",
         }
         yield ArxivSource(f"replay arXiv on {replay.base_url} serving {directory}", env)

@@ -108,6 +108,8 @@ def replay_env(tmp_path_factory: pytest.TempPathFactory, arxiv_fixtures: Path) -
         yield {
             "PAPERS_MCP_ARXIV_API_URL": replay.api_url,
             "PAPERS_MCP_PDF_URL": replay.pdf_url,
+            "PAPERS_MCP_HTML_URL": replay.html_url,
+            "PAPERS_MCP_AR5IV_URL": replay.ar5iv_url,
             "PAPERS_MCP_HOME": str(home),
             "PAPERS_MCP_MIN_INTERVAL_SECONDS": "0",
         }

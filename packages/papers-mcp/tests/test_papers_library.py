@@ -60,20 +60,23 @@ def test_paths_need_a_versioned_id_and_stay_inside_the_home(tmp_path: Path) -> N
     assert library.pdf_path(forged).is_relative_to(tmp_path.resolve())
 
 
-def test_converted_text_is_keyed_by_extractor_version(tmp_path: Path) -> None:
+def test_converted_text_is_keyed_by_source_and_extractor_version(tmp_path: Path) -> None:
     library = Library(tmp_path)
     aid = ArxivId("1706.03762", 5)
-    library.write_text(aid, "1", {"body": "x"})
-    assert library.read_text(aid, "1") == {"body": "x"}
-    assert library.read_text(aid, "2") is None
+    library.write_text(aid, "pdf", "1", {"body": "x"})
+    assert library.read_text(aid, "pdf", "1") == {"body": "x"}
+    assert library.read_text(aid, "pdf", "2") is None
+    assert library.read_text(aid, "html", "1") is None, "a PDF conversion is not the HTML one"
+    with pytest.raises(ValueError, match="source"):
+        library.text_path(aid, "../pdf", "1")
 
 
 def test_a_corrupt_conversion_is_ignored(tmp_path: Path) -> None:
     library = Library(tmp_path)
     aid = ArxivId("1706.03762", 5)
-    library.write_text(aid, "1", {"body": "x"})
-    library.text_path(aid, "1").write_text("{not json", encoding="utf-8")
-    assert library.read_text(aid, "1") is None
+    library.write_text(aid, "pdf", "1", {"body": "x"})
+    library.text_path(aid, "pdf", "1").write_text("{not json", encoding="utf-8")
+    assert library.read_text(aid, "pdf", "1") is None
 
 
 def test_an_unversioned_id_finds_the_latest_version_seen(tmp_path: Path) -> None:

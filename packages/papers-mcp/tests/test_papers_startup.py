@@ -57,11 +57,27 @@ def test_defaults_keep_arxivs_one_request_every_three_seconds() -> None:
     assert settings.pdf_url == "https://arxiv.org/pdf/"  # SPEC.md
     assert settings.min_interval_seconds == 3.0
     assert settings.max_answer_tokens == 20_000
+    assert settings.html_url == "https://arxiv.org/html/"  # issue 13
+    assert settings.ar5iv_url == "https://ar5iv.labs.arxiv.org/html/"
+
+
+def test_html_routes_are_configurable_and_ar5iv_can_be_switched_off() -> None:
+    settings = Settings.from_env(
+        {"PAPERS_MCP_HTML_URL": "http://127.0.0.1:9/html/", "PAPERS_MCP_AR5IV_URL": "http://127.0.0.1:9/a/"}
+    )
+    assert (settings.html_url, settings.ar5iv_url) == ("http://127.0.0.1:9/html/", "http://127.0.0.1:9/a/")
+    assert Settings.from_env({"PAPERS_MCP_AR5IV_URL": ""}).ar5iv_url == ""
+    assert Settings.from_env({"PAPERS_MCP_HTML_URL": ""}).html_url == "https://arxiv.org/html/"
 
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("PAPERS_MCP_TIMEOUT_SECONDS", "soon"), ("PAPERS_MCP_MIN_INTERVAL_SECONDS", "-1")],
+    [
+        ("PAPERS_MCP_TIMEOUT_SECONDS", "soon"),
+        ("PAPERS_MCP_MIN_INTERVAL_SECONDS", "-1"),
+        ("PAPERS_MCP_HTML_URL", "file:///etc/passwd"),
+        ("PAPERS_MCP_AR5IV_URL", "ar5iv.labs.arxiv.org/html/"),
+    ],
 )
 def test_a_malformed_variable_is_a_configuration_error(name: str, value: str) -> None:
     with pytest.raises(ToolFailure) as info:

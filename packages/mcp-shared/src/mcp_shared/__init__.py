@@ -5,14 +5,14 @@
 - TTL caches with statistics and single flight (``TTLStatsCache``, ``CacheRegistry``)
 - the batch runner behind the batch-* tools (``run_batch``, ``BatchOptions``)
 - progress and log messages to the client (``client_progress``)
-- settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``SettingsError``)
+- settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``env_url``, ``SettingsError``)
 - stderr logging and the shared command line (``configure_logging``, ``serve``)
 """
 
 from .batch import BatchOptions, ProgressFn, run_batch
 from .cache import CacheRegistry, CacheStats, Lookup, TTLStatsCache, cache_key
 from .cli import serve
-from .env import SettingsError, env_flag, env_float, env_int
+from .env import SettingsError, env_flag, env_float, env_int, env_url
 from .errors import ErrorCode, ToolFailure, error_result, error_text
 from .logging import configure_logging
 from .progress import client_progress
@@ -37,6 +37,7 @@ __all__ = [
     "env_flag",
     "env_float",
     "env_int",
+    "env_url",
     "error_result",
     "error_text",
     "run_batch",

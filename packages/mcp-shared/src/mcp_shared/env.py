@@ -7,10 +7,11 @@ that is not a valid number must stop start-up with one clear line, not a traceba
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from .errors import ErrorCode, ToolFailure
 
-__all__ = ["SettingsError", "env_flag", "env_float", "env_int"]
+__all__ = ["SettingsError", "env_flag", "env_float", "env_int", "env_url"]
 
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -68,3 +69,24 @@ def env_int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -
 def env_flag(env: Mapping[str, str], name: str) -> bool:
     """True for ``1``, ``true``, ``yes`` or ``on`` (any case); false when unset or anything else."""
     return env.get(name, "").strip().lower() in _TRUE
+
+
+def env_url(env: Mapping[str, str], name: str, default: str, *, allow_empty: bool = False) -> str:
+    """An http(s) URL from ``$name``, or ``default`` when unset; ``""`` when set empty and ``allow_empty``.
+
+    An endpoint goes into every request the server makes, so a typo must stop start-up, not
+    surface later as a confusing connection error.
+
+    Raises:
+        SettingsError: the value is not an http or https URL with a host.
+    """
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip()
+    if not value:
+        return "" if allow_empty else default
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SettingsError(f"{name} must be an http(s) URL, got {raw!r}")
+    return value

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from importlib.metadata import version
 from typing import Any, BinaryIO, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 from xml.parsers import expat
 
 import arxiv
@@ -33,7 +33,7 @@ from .ids import ArxivId
 from .metadata import PaperMeta
 from .settings import Settings
 
-__all__ = ["ArxivClient", "RateGate"]
+__all__ = ["ArxivClient", "NoPdf", "RateGate"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +67,10 @@ class RateGate:
                 logger.debug("rate gate: waiting %.2f s before the next arXiv request", delay)
                 time.sleep(delay)
             self._next = time.monotonic() + self.interval
+
+
+class NoPdf(ToolFailure):
+    """arXiv has no PDF for this paper (HTTP 404): not a transient failure, so its absence may be remembered."""
 
 
 class _Throttled(Exception):
@@ -285,7 +289,7 @@ class ArxivClient:
             sink.truncate()
             with self._pdf_session.get(url, stream=True) as response:
                 if response.status_code == 404:
-                    raise ToolFailure(ErrorCode.RESOURCE_ERROR, NO_FULL_TEXT)
+                    raise NoPdf(ErrorCode.RESOURCE_ERROR, NO_FULL_TEXT)
                 if response.status_code in _RETRY_STATUSES:
                     raise arxiv.HTTPError(url, 0, response.status_code)
                 if response.status_code != 200:
@@ -334,3 +338,57 @@ class ArxivClient:
                 raise
             # Seed 003: a PDF that cannot be had is always answered with its message; the reason follows.
             raise ToolFailure(exc.code, f"{NO_FULL_TEXT} ({exc.message})") from exc
+
+    def fetch_html(self, url: str, what: str) -> bytes | None:
+        """GET a LaTeXML page (arxiv.org/html or ar5iv): its bytes, or None when there is none.
+
+        None for HTTP 404/410 and for a redirect that leaves the requested host (ar5iv sends a paper
+        it has not rendered to arxiv.org/abs). Redirects within the host are followed, each through
+        the gate. The body is size-capped like a PDF (``PAPERS_MCP_MAX_PDF_MB``).
+
+        Raises:
+            ToolFailure: RESOURCE_ERROR after retries (429/5xx, ``Rate exceeded.``, timeouts,
+                connection errors) or for another status; DATA_FORMAT_ERROR for a body over the cap.
+        """
+        cap = self._settings.max_pdf_bytes
+        host = urlsplit(url).netloc
+
+        def attempt() -> bytes | None:
+            target = url
+            for _ in range(_MAX_REDIRECTS + 1):
+                with self._pdf_session.get(target, stream=True, allow_redirects=False) as response:
+                    status = response.status_code
+                    if status in (301, 302, 303, 307, 308):
+                        target = urljoin(target, response.headers.get("Location", ""))
+                        if urlsplit(target).netloc != host:
+                            logger.info("%s: redirected off %s (to %s); taken as no HTML", what, host, target)
+                            return None
+                        continue
+                    if status in (404, 410):
+                        return None
+                    if status in _RETRY_STATUSES:
+                        raise arxiv.HTTPError(target, 0, status)
+                    if status != 200:
+                        raise ToolFailure(
+                            ErrorCode.RESOURCE_ERROR, f"arXiv answered HTTP {status} for {what}"
+                        )
+                    return self._capped_body(response, cap, what)
+            raise ToolFailure(ErrorCode.RESOURCE_ERROR, f"too many redirects for {what}")
+
+        return self._retrying(what, attempt)
+
+    @staticmethod
+    def _capped_body(response: requests.Response, cap: int, what: str) -> bytes:
+        length = response.headers.get("Content-Length")
+        if length and length.isdigit() and int(length) > cap:
+            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{what} exceeds {cap} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_content(_CHUNK):
+            if size == 0 and chunk.lstrip().startswith(b"Rate exceeded"):
+                raise _Throttled("arXiv answered 'Rate exceeded.'")
+            size += len(chunk)
+            if size > cap:
+                raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{what} exceeds {cap} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)

@@ -12,12 +12,15 @@ from pathlib import Path
 
 from . import convert, sections
 
-__all__ = ["EXTRACTOR_VERSION", "PaperText", "extract_paper_text"]
+__all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text"]
 
 # Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
 EXTRACTOR_VERSION = "2"
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")
+
+# Where a paper's text came from, and how an answer's header names it.
+SOURCES = {"html": "arXiv HTML (LaTeXML)", "ar5iv": "ar5iv HTML", "pdf": "PDF (pymupdf4llm)"}
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,13 @@ class PaperText:
     body: str  # first section after the abstract up to the references; no references, no appendix
     references: str  # the reference list ("" when the paper has none)
     appendix: str  # appendix sections only ("" when none); also material after the references
-    pages: int
+    pages: int  # PDF pages; 0 for a text read from HTML, which has none
+    source: str = "pdf"  # a key of SOURCES
+
+    @property
+    def source_label(self) -> str:
+        """The source as the answer's header names it: ``arXiv HTML (LaTeXML)``, ``PDF (pymupdf4llm)``..."""
+        return SOURCES[self.source]
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict, the form the local library stores."""
@@ -46,7 +55,10 @@ class PaperText:
         pages = data.get("pages")
         if not isinstance(pages, int) or isinstance(pages, bool) or pages < 0:
             raise ValueError(f"PaperText field 'pages' must be a non-negative int, got {pages!r}")
-        return cls(pages=pages, **texts)
+        source = data.get("source", "pdf")
+        if source not in SOURCES:
+            raise ValueError(f"PaperText field 'source' must be one of {sorted(SOURCES)}, got {source!r}")
+        return cls(pages=pages, source=str(source), **texts)
 
 
 def extract_paper_text(pdf_path: Path, progress: Callable[[int, int], None] | None = None) -> PaperText:

@@ -6,7 +6,9 @@ inside the home)::
     library.sqlite3                     metadata of every paper seen, an FTS5 index for offline search,
                                         and the latest known version of each unversioned id
     pdf/<id with / as _>v<N>.pdf        the PDF as arXiv sent it
-    text/<id>v<N>.x<EXTRACTOR>.json     the converted, split markdown (``PaperText.to_dict``)
+    text/<id>v<N>.<source>.x<EXTRACTOR>.json
+                                        the split markdown (``PaperText.to_dict``), keyed by where it came
+                                        from (html, ar5iv, pdf) and that extractor's version
 
 Files are written to a ``.part`` temp file in the same directory, flushed, fsynced and renamed
 over the target, so a killed process leaves at most a ``.part`` file that nothing ever reads
@@ -108,10 +110,12 @@ class Library:
     def pdf_path(self, aid: ArxivId) -> Path:
         return self._inside("pdf", f"{self._versioned(aid).file_stem}.pdf")
 
-    def text_path(self, aid: ArxivId, extractor_version: str) -> Path:
+    def text_path(self, aid: ArxivId, source: str, extractor_version: str) -> Path:
         if not re.fullmatch(r"[A-Za-z0-9._-]{1,32}", extractor_version):
             raise ValueError(f"unexpected extractor version {extractor_version!r}")
-        return self._inside("text", f"{self._versioned(aid).file_stem}.x{extractor_version}.json")
+        if not re.fullmatch(r"[a-z0-9]{1,16}", source):
+            raise ValueError(f"unexpected text source {source!r}")
+        return self._inside("text", f"{self._versioned(aid).file_stem}.{source}.x{extractor_version}.json")
 
     # -- atomic files --
 
@@ -134,9 +138,9 @@ class Library:
     def has_pdf(self, aid: ArxivId) -> bool:
         return self.pdf_path(aid).is_file()
 
-    def read_text(self, aid: ArxivId, extractor_version: str) -> dict[str, Any] | None:
+    def read_text(self, aid: ArxivId, source: str, extractor_version: str) -> dict[str, Any] | None:
         """The stored conversion, or None (also for an unreadable file, which is then converted again)."""
-        path = self.text_path(aid, extractor_version)
+        path = self.text_path(aid, source, extractor_version)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -146,8 +150,8 @@ class Library:
             return None
         return data if isinstance(data, dict) else None
 
-    def write_text(self, aid: ArxivId, extractor_version: str, data: Mapping[str, Any]) -> None:
-        target = self.text_path(aid, extractor_version)
+    def write_text(self, aid: ArxivId, source: str, extractor_version: str, data: Mapping[str, Any]) -> None:
+        target = self.text_path(aid, source, extractor_version)
         with self.atomic_file(target) as handle:
             handle.write(json.dumps(data, ensure_ascii=False).encode("utf-8"))
 

@@ -102,8 +102,8 @@ def render_results(papers: Sequence[PaperMeta], note: str | None = None) -> str:
     return f"{note}\n\n{text}" if note else text
 
 
-def paper_header(meta: PaperMeta, level: Level) -> str:
-    """Who and what, naming the exact version the answer was built from."""
+def paper_header(meta: PaperMeta, level: Level, source: str | None = None) -> str:
+    """Who and what, naming the exact version the answer was built from and, for full text, its source."""
     published = meta.published[:10] or "N/A"
     updated = meta.updated[:10]
     dates = published if not updated or updated == published else f"{published} (this version: {updated})"
@@ -117,6 +117,7 @@ def paper_header(meta: PaperMeta, level: Level) -> str:
             f"- Category: {na(meta.primary_category)}",
             f"- Comment: {na(meta.comment)}",
             f"- Journal/DOI: {journal_doi(meta)}",
+            *([f"- Source: {source}"] if source else []),
             f"- Level: {level}",
         ]
     )
@@ -153,7 +154,8 @@ def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
             parts.append(_titled("Appendix", text.appendix.strip()))
         elif level == "appendix":
             parts.append(
-                f"This paper has no appendix: its {text.pages}-page full text contains no appendix sections. "
+                f"This paper has no appendix: its {f'{text.pages}-page ' if text.pages else ''}full text "
+                f"({text.source_label}) contains no appendix sections. "
                 'Use level "body" for the main text.'
             )
     return "\n\n".join(p for p in parts if p)

@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_shared import env_float
+from mcp_shared import env_float, env_url
 
 DEFAULT_ARXIV_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_PDF_URL = "https://arxiv.org/pdf/"
+# arXiv's LaTeXML rendering of a paper: {HTML_URL}{versioned id}; ar5iv's of older papers: {AR5IV_URL}{bare id}.
+DEFAULT_HTML_URL = "https://arxiv.org/html/"
+DEFAULT_AR5IV_URL = "https://ar5iv.labs.arxiv.org/html/"
 DEFAULT_HOME = Path.home() / ".papers-mcp"
 # arXiv's terms of use: no more than one request every three seconds.
 DEFAULT_MIN_INTERVAL_SECONDS = 3.0
@@ -32,6 +35,8 @@ class Settings:
 
     arxiv_api_url: str = DEFAULT_ARXIV_API_URL
     pdf_url: str = DEFAULT_PDF_URL
+    html_url: str = DEFAULT_HTML_URL
+    ar5iv_url: str = DEFAULT_AR5IV_URL  # "" disables the ar5iv route
     home: Path = field(default=DEFAULT_HOME)
     min_interval_seconds: float = DEFAULT_MIN_INTERVAL_SECONDS
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
@@ -47,6 +52,8 @@ class Settings:
         return cls(
             arxiv_api_url=env.get("PAPERS_MCP_ARXIV_API_URL") or DEFAULT_ARXIV_API_URL,
             pdf_url=env.get("PAPERS_MCP_PDF_URL") or DEFAULT_PDF_URL,
+            html_url=env_url(env, "PAPERS_MCP_HTML_URL", DEFAULT_HTML_URL),
+            ar5iv_url=env_url(env, "PAPERS_MCP_AR5IV_URL", DEFAULT_AR5IV_URL, allow_empty=True),
             home=Path(env.get("PAPERS_MCP_HOME") or str(DEFAULT_HOME)).expanduser(),
             min_interval_seconds=env_float(
                 env, "PAPERS_MCP_MIN_INTERVAL_SECONDS", DEFAULT_MIN_INTERVAL_SECONDS, 0.0

@@ -6,9 +6,12 @@ are warnings; invalid values are errors. ``quality_distribution`` rates each cit
 URL with source-rate; a missing or malformed URL counts as E, so the counts add up to the
 number of citations.
 
-``verify_urls`` fetches each URL (see ``fetch.py`` for the private-address policy);
-``check_accuracy`` also reads the page and checks that the claim's numbers and capitalised
-names appear in it.
+``verify_urls`` fetches each URL (see ``fetch.py`` for the private-address policy) and
+looks each citation's DOI up in the scholarly record (``crossref.py``): registered or not,
+retracted, corrected, under an expression of concern, and whether the given title, author and
+year are the registered ones (``doi_match.py``). A DOI link in ``url`` is checked there rather
+than fetched. ``check_accuracy`` also reads the page and checks that the claim's numbers and
+capitalised names appear in it.
 """
 
 from __future__ import annotations
@@ -18,16 +21,39 @@ import html
 import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from .doi_match import (
+    CONCERN_TYPES,
+    CORRECTION_TYPES,
+    RETRACTION_TYPES,
+    TITLE_MATCH_THRESHOLD,
+    author_matches,
+    doi_from_url,
+    normalise_doi,
+    title_score,
+    year_of,
+    years_match,
+)
 from .models import CitationIn
 from .settings import Settings
 from .sources import rate_url_or_e
 from .urls import UrlError, is_public_address, parse_url
 
-__all__ = ["check_accuracy", "check_date", "claim_terms", "validate_citations"]
+if TYPE_CHECKING:
+    from .crossref import DoiResolver
+
+__all__ = [
+    "check_accuracy",
+    "check_date",
+    "citation_doi",
+    "claim_terms",
+    "has_transient_failures",
+    "judge_doi_record",
+    "validate_citations",
+]
 
 REQUIRED_FIELDS = ("claim", "author", "date", "title", "url")
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -267,6 +293,143 @@ def check_accuracy(claim: str, page: str, entities: Sequence[str] | None = None)
     }
 
 
+def citation_doi(c: CitationIn) -> str | None:
+    """The DOI a citation names: its ``doi`` field, else a ``doi:`` form or doi.org URL in ``url``."""
+    for raw in (c.doi, c.url):
+        if raw is not None and raw.strip():
+            doi = normalise_doi(raw)
+            if doi is not None:
+                return doi
+    return None
+
+
+def _notice_text(notices: Sequence[dict[str, Any]]) -> str:
+    """``retraction notice 10.x/y (2010-02-06, source retraction-watch); ...``"""
+    parts = []
+    for n in notices:
+        when = ", ".join(x for x in (n.get("date"), n.get("source") and f"source {n['source']}") if x)
+        kind = (n.get("type") or "update").replace("_", " ")
+        parts.append(f"{kind} notice {n.get('doi')}" + (f" ({when})" if when else ""))
+    return "; ".join(parts)
+
+
+def judge_doi_record(
+    index: int, c: CitationIn, doi: str, record: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``doi_check`` and the ``doi`` issues of one citation, from the registered record of its DOI."""
+    issues: list[dict[str, Any]] = []
+    check: dict[str, Any] = {
+        "checked": True,
+        "doi": doi,
+        "found": bool(record.get("found")),
+        "source": record.get("source"),
+        "agency": record.get("agency"),
+        "title": record.get("title"),
+        "container": record.get("container"),
+        "published": record.get("published"),
+        "type": record.get("type"),
+        "retracted": None,
+        "notices": list(record.get("notices") or []),
+        "updates": list(record.get("updates") or []),
+        "relations": list(record.get("relations") or []),
+        "title_match": None,
+        "author_match": None,
+        "date_match": None,
+    }
+    if not check["found"]:
+        issues.append(
+            _issue(
+                index,
+                "doi",
+                "doi_not_found",
+                "error",
+                f"{doi} is not registered (neither Crossref nor the DOI resolver knows it)",
+            )
+        )
+        return check, issues
+    if record.get("source") != "crossref":
+        check["resolves_to"] = record.get("resolves_to")
+        return check, issues  # registered with another agency: no metadata to compare
+    notices = check["notices"]
+    retractions = [n for n in notices if n["type"] in RETRACTION_TYPES]
+    check["retracted"] = bool(retractions) or bool(record.get("title_marked_retracted"))
+    if retractions:
+        issues.append(
+            _issue(index, "doi", "retracted", "error", f"the work is retracted: {_notice_text(retractions)}")
+        )
+    elif check["retracted"]:
+        detail = f"the registered title is marked as retracted ({check['title']!r}); no retraction notice is registered"
+        issues.append(_issue(index, "doi", "retracted", "error", detail))
+    corrections = [n for n in notices if n["type"] in CORRECTION_TYPES]
+    if corrections:
+        issues.append(
+            _issue(
+                index, "doi", "corrected", "warning", f"the work was corrected: {_notice_text(corrections)}"
+            )
+        )
+    concerns = [n for n in notices if n["type"] in CONCERN_TYPES]
+    if concerns:
+        detail = f"an expression of concern was published: {_notice_text(concerns)}"
+        issues.append(_issue(index, "doi", "expression_of_concern", "warning", detail))
+    registered_title = check["title"]
+    if _present(c.title) and registered_title:
+        assert c.title is not None
+        score = title_score(c.title, registered_title)
+        check["title_match"] = score
+        if score < TITLE_MATCH_THRESHOLD:
+            detail = (
+                f"the given title does not match the title registered for {doi}: {registered_title!r} "
+                f"(similarity {score:.2f}, below {TITLE_MATCH_THRESHOLD:.2f})"
+            )
+            issues.append(_issue(index, "doi", "title_mismatch", "warning", detail))
+    authors: list[str] = list(record.get("authors") or [])
+    if _present(c.author) and authors:
+        assert c.author is not None
+        check["author_match"] = author_matches(c.author, authors)
+        if check["author_match"] is False:
+            shown = ", ".join(authors[:6]) + (", ..." if len(authors) > 6 else "")
+            detail = f"none of the registered authors ({shown}) appears in {c.author.strip()!r}"
+            issues.append(_issue(index, "doi", "author_mismatch", "warning", detail))
+    years: list[int] = list(record.get("years") or [])
+    year = year_of(c.date) if _present(c.date) and c.date is not None else None
+    if year is not None and years:
+        check["date_match"] = years_match(year, years)
+        if check["date_match"] is False:
+            shown = "/".join(str(y) for y in years)
+            detail = f"the given year {year} is more than one year from the registered {shown}"
+            issues.append(_issue(index, "doi", "date_mismatch", "warning", detail))
+    return check, issues
+
+
+async def _doi_checks(
+    index: int, c: CitationIn, doi: str, resolver: DoiResolver
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from .crossref import DoiUnverified  # httpx is needed only when a caller asks for network checks
+
+    try:
+        record = await resolver.lookup(doi)
+    except DoiUnverified as exc:
+        check = {"checked": False, "doi": doi, "found": None, "reason": str(exc)}
+        detail = f"{doi} could not be checked against the scholarly record: {exc}"
+        return check, [_issue(index, "doi", "doi_unverified", "warning", detail)]
+    return judge_doi_record(index, c, doi, record)
+
+
+def _doi_link(url: str | None) -> str | None:
+    """The DOI of a ``doi:`` form or doi.org URL; None for any other URL."""
+    if url is None:
+        return None
+    text = url.strip()
+    if text.lower().startswith("doi:") or doi_from_url(text) is not None:
+        return normalise_doi(text)
+    return None
+
+
+def has_transient_failures(result: dict[str, Any]) -> bool:
+    """Whether a result holds a check that may give another answer soon (not worth caching whole)."""
+    return any(x["issue"] == "doi_unverified" for x in result["issues"])
+
+
 async def _network_checks(
     index: int,
     c: CitationIn,
@@ -328,11 +491,13 @@ async def validate_citations(
     check_accuracy: bool = False,
     today: date | None = None,
     claim_entities: Sequence[Sequence[str]] | None = None,
+    doi_resolver: DoiResolver | None = None,
 ) -> dict[str, Any]:
     """seed 004's citation-validate result, plus a per-citation breakdown under ``citations``.
 
     ``claim_entities[i]`` are the named entities of citation ``i``'s claim (from spaCy), used by
-    ``check_accuracy``.
+    ``check_accuracy``. With ``verify_urls`` and a ``doi_resolver``, each citation's DOI is looked
+    up (``citations[i].doi_check``, issues in field ``doi``).
     """
     per: list[dict[str, Any]] = []
     issues: list[dict[str, Any]] = []
@@ -347,6 +512,8 @@ async def validate_citations(
         distribution[grade] += 1
         per.append({"index": i, "quality_rating": grade})
     network: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [({}, []) for _ in citations]
+    doi_results: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [({}, []) for _ in citations]
+    check_dois = verify_urls and doi_resolver is not None
     if verify_urls or check_accuracy:
         limiter = anyio.Semaphore(CONCURRENT_FETCHES)
 
@@ -354,19 +521,38 @@ async def validate_citations(
             names = claim_entities[i] if claim_entities is not None else None
             network[i] = await _network_checks(i, c, settings, verify_urls, check_accuracy, limiter, names)
 
+        async def run_doi(i: int, c: CitationIn, doi: str, resolver: DoiResolver) -> None:
+            check, found = await _doi_checks(i, c, doi, resolver)
+            doi_results[i] = ({"doi_check": check}, found)
+
         async with anyio.create_task_group() as tg:
             for i, c in enumerate(citations):
+                doi = citation_doi(c) if check_dois else None
+                if doi is not None and doi_resolver is not None:
+                    tg.start_soon(run_doi, i, c, doi, doi_resolver)
+                elif check_dois:
+                    doi_results[i] = ({"doi_check": {"checked": False, "reason": "no DOI in doi or url"}}, [])
                 url_ok = _present(c.url) and not any(
                     x["field"] == "url" and x["severity"] == "error" for x in static[i]
                 )
-                if url_ok:
+                if (
+                    url_ok
+                    and doi is not None
+                    and not check_accuracy
+                    and (_doi_link(c.url) or "").lower() == doi.lower()
+                ):
+                    reason = "a DOI link: checked against the scholarly record (see doi_check)"
+                    network[i] = ({"url_check": {"checked": False, "reason": reason}}, [])
+                elif url_ok:
                     tg.start_soon(run, i, c)
                 elif verify_urls:
                     network[i] = ({"url_check": {"checked": False, "reason": "no valid URL to check"}}, [])
     complete = 0
     for i, c in enumerate(citations):
         details, net_issues = network[i]
-        all_issues = static[i] + net_issues
+        doi_details, doi_issues = doi_results[i]
+        details = {**details, **doi_details}
+        all_issues = static[i] + net_issues + doi_issues
         has_all = all(_present(getattr(c, name)) for name in REQUIRED_FIELDS)
         invalid = any(x["severity"] == "error" and x["field"] in REQUIRED_FIELDS for x in static[i])
         is_complete = has_all and not invalid
@@ -388,5 +574,5 @@ async def validate_citations(
         "issues": issues,
         "valid_citations": sum(1 for p in per if p["errors"] == 0),
         "citations": per,
-        "checks": {"verify_urls": verify_urls, "check_accuracy": check_accuracy},
+        "checks": {"verify_urls": verify_urls, "check_accuracy": check_accuracy, "doi_lookup": check_dois},
     }

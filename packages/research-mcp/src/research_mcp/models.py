@@ -21,6 +21,8 @@ __all__ = [
     "CitationIn",
     "CitationValidateResult",
     "ConflictDetectResult",
+    "DoiCheck",
+    "DoiNotice",
     "EntityExtractResult",
     "FactExtractResult",
     "SourceMetadata",
@@ -147,9 +149,59 @@ class EntityExtractResult(BaseModel):
 class CitationIssue(BaseModel):
     citation_index: int
     field: str
-    issue: str = Field(description="missing, malformed_url, malformed_doi, impossible_date, future_date, ...")
+    issue: str = Field(
+        description="missing, malformed_url, malformed_doi, impossible_date, future_date, retracted, "
+        "doi_not_found, corrected, title_mismatch, ..."
+    )
     severity: Literal["error", "warning"]
     detail: str
+
+
+class DoiNotice(BaseModel):
+    """A registered update of a work: a correction, retraction, expression of concern, ..."""
+
+    model_config = ConfigDict(extra="allow")
+
+    doi: str | None = Field(description="DOI of the notice.")
+    type: str | None = Field(
+        description="Crossref update type: retraction, correction, expression_of_concern, erratum, withdrawal, ..."
+    )
+    source: str | None = Field(description="Who recorded it: publisher or retraction-watch.")
+    date: str | None = Field(description="When it was issued (YYYY-MM-DD).")
+
+
+class DoiCheck(BaseModel):
+    """What the scholarly record says about a citation's DOI (verify_urls)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    checked: bool = Field(description="False when there was no DOI, or no service answered (see reason).")
+    doi: str | None = None
+    reason: str | None = None
+    found: bool | None = Field(
+        default=None, description="Registered (Crossref, or another agency via doi.org)."
+    )
+    source: str | None = Field(
+        default=None, description="crossref, doi.org, or crossref+doi.org when not found."
+    )
+    agency: str | None = Field(default=None, description="Crossref; null when only doi.org knows the DOI.")
+    title: str | None = Field(default=None, description="The registered title.")
+    container: str | None = Field(default=None, description="Journal, book or proceedings title.")
+    published: str | None = Field(default=None, description="Registered publication date (YYYY[-MM[-DD]]).")
+    retracted: bool | None = Field(default=None, description="A retraction (or withdrawal) is registered.")
+    notices: list[DoiNotice] | None = Field(default=None, description="Registered updates (updated-by).")
+    updates: list[DoiNotice] | None = Field(
+        default=None, description="Works this DOI is itself a notice about (update-to)."
+    )
+    title_match: float | None = Field(
+        default=None, description="0-1 similarity of the given and registered titles."
+    )
+    author_match: bool | None = Field(
+        default=None, description="A registered author's family name is in author."
+    )
+    date_match: bool | None = Field(
+        default=None, description="The given year is within one of the registered one."
+    )
 
 
 class CitationDetail(BaseModel):
@@ -161,6 +213,7 @@ class CitationDetail(BaseModel):
     missing_fields: list[str]
     errors: int
     warnings: int
+    doi_check: DoiCheck | None = None
 
 
 class CitationValidateResult(BaseModel):

@@ -19,7 +19,7 @@ from mcp.types import CallToolResult, TextContent
 from mcp_shared import ErrorCode, Lookup, ProgressFn, ToolFailure, cache_key
 
 from .caches import Caches
-from .citations import validate_citations
+from .citations import has_transient_failures, validate_citations
 from .conflicts import FactInput, Tolerance, detect_conflicts
 from .entities import extract_entities, normalise_entity_types, prepare_text
 from .facts import extract_from_doc
@@ -32,6 +32,8 @@ from .urls import UrlError
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
+
+    from .crossref import DoiResolver
 
 __all__ = ["PIPE_CHUNK", "Runtime", "as_result"]
 
@@ -61,6 +63,14 @@ def as_result(value: dict[str, Any]) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=value)
 
 
+class _Uncached(Exception):
+    """Carries a result out of a cache computation without storing it (the cache keeps no failures)."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__("uncached result")
+        self.result = result
+
+
 class Runtime:
     """Settings, caches and the lazily loaded model of one server."""
 
@@ -68,6 +78,15 @@ class Runtime:
         self.settings = settings
         self.caches = Caches.from_settings(settings)
         self._nlp_lock = threading.Lock()
+        self._doi_resolver: DoiResolver | None = None
+
+    def doi_resolver(self) -> DoiResolver:
+        """The process's DOI lookups (cap, back-off, per-DOI entries in citationCache), made on first use."""
+        if self._doi_resolver is None:
+            from .crossref import DoiResolver  # httpx loads on the first lookup, not at start-up
+
+            self._doi_resolver = DoiResolver(self.settings, self.caches.citations)
+        return self._doi_resolver
 
     # ------------------------------------------------------------------ spaCy
 
@@ -236,13 +255,17 @@ class Runtime:
 
         async def compute() -> dict[str, Any]:
             entities = await self.claim_entities([c.claim for c in citations]) if check_accuracy else None
-            return await validate_citations(
+            result = await validate_citations(
                 citations,
                 self.settings,
                 verify_urls=verify_urls,
                 check_accuracy=check_accuracy,
                 claim_entities=entities,
+                doi_resolver=self.doi_resolver() if verify_urls else None,
             )
+            if has_transient_failures(result):
+                raise _Uncached(result)  # a DOI left unverified may be verifiable in a minute
+            return result
 
         key = cache_key(
             tool="citation-validate",
@@ -250,7 +273,10 @@ class Runtime:
             verify_urls=verify_urls,
             check_accuracy=check_accuracy,
         )
-        return await self._cached("citationCache", key, compute, use_cache)
+        try:
+            return await self._cached("citationCache", key, compute, use_cache)
+        except _Uncached as uncached:
+            return Lookup(uncached.result, False)
 
     async def claim_entities(self, claims: Sequence[str]) -> list[list[str]]:
         """The named entities of each claim (one ``nlp.pipe`` pass), for check_accuracy."""

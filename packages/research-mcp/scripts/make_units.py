@@ -1,6 +1,6 @@
 """Regenerate ``src/research_mcp/data/units.json`` from quantulum3's unit table (MIT licence).
 
-Usage: ``python tools/make_units.py path/to/quantulum3/units.json``. Not run at build or run time:
+Usage: ``python scripts/make_units.py path/to/quantulum3/units.json``. Not run at build or run time:
 the JSON it writes is committed and shipped in the package. It keeps the physical units people
 write after a number in prose (lengths, masses, volumes, temperatures, energy, power, data...),
 expands the SI prefixes quantulum3 lists for a unit (``metre`` + ``k`` -> ``kilometre``/``km``),
@@ -103,7 +103,7 @@ def main(src: Path, out: Path) -> None:
     units += [u for u in EXTRA_UNITS if u["name"] not in known]
     doc = {
         "source": "quantulum3 units.json (github.com/nielstron/quantulum3, quantulum3/units.json), filtered "
-        "and prefix-expanded by packages/research-mcp/tools/make_units.py",
+        "and prefix-expanded by packages/research-mcp/scripts/make_units.py",
         "licence": "MIT (c) 2016 Marco Lagi, nielstron, sohrabtowfighi, grhawk, Rodrigo Castro",
         "units": sorted(units, key=lambda x: x["name"]),
     }

@@ -1,6 +1,6 @@
 """Regenerate ``src/research_mcp/data/currencies.json`` from CLDR (via babel) and ISO 4217 (via pycountry).
 
-Usage: ``python tools/make_currencies.py`` with babel and pycountry installed (``uv run --with babel
+Usage: ``python scripts/make_currencies.py`` with babel and pycountry installed (``uv run --with babel
 --with pycountry``). Not run at build or run time: the JSON is committed and shipped, so research-mcp
 depends on neither library. CLDR gives each currency's English symbol (``HK$``, ``CA$``, ``₹``) and
 display names (``Hong Kong dollars``); pycountry keeps the codes to those in use today; a short list of
@@ -54,7 +54,7 @@ def main() -> None:
     doc = {
         "source": f"Unicode CLDR English currency symbols and names via babel {babel.__version__}; ISO 4217 codes "
         f"in use via pycountry {pycountry.__version__ if hasattr(pycountry, '__version__') else ''}; extra English "
-        "forms from research-mcp (tools/make_currencies.py)",
+        "forms from research-mcp (scripts/make_currencies.py)",
         "licence": "CLDR: Unicode License v3; ISO 4217 list via pycountry: LGPL-2.1 data; extras: MIT",
         "codes": codes,
         "symbols": dict(sorted(symbols.items())),

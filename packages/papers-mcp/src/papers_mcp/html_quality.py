@@ -1,0 +1,63 @@
+"""When arXiv's HTML is worse than its PDF: the degraded-conversion rule.
+
+LaTeXML marks its own failures in the page, so the rule reads those marks instead of guessing
+from the text. A conversion is *degraded* when one of these holds:
+
+1. **Citations unresolved.** More ``\\cite``s are ``ltx_missing_citation`` than resolve to a
+   bibliography entry (and at least one is missing). Then the reader cannot follow most of the
+   paper's citations and, typically, the bibliography list is empty: LaTeXML did not get the
+   ``.bbl`` file, and the PDF has the printed list. Half is the point where unresolved citations
+   are the rule rather than the exception (a stray typo'd key leaves a paper readable).
+2. **Errors throughout.** ``ltx_ERROR`` spans (raw TeX of a macro LaTeXML could not expand) touch
+   more than a third of the paragraphs. One error is a local loss (an equation number, a symbol);
+   when they reach a large share of the paragraphs, a package the paper relies on failed to
+   convert and the losses are systematic. A third keeps a page such as 2604.09739v1 (undefined
+   ``\\eqref`` in 20 of 100 paragraphs, still readable) on the HTML route.
+3. **Structure lost.** No section at all in a text of more than 7,500 words. A letter (Physical
+   Review Letters allows about 3,750 words) legitimately has no sections; a text twice that long
+   without any has lost its sectioning (custom heading macros LaTeXML did not understand), and
+   its levels cannot be told apart, whereas the PDF route finds headings in the text.
+
+A degraded conversion is replaced by the PDF when the PDF can be had and converted; when it
+cannot, the HTML is kept (it is still the paper's text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["MAX_ERROR_PARAGRAPH_SHARE", "MIN_WORDS_WITHOUT_SECTIONS", "HtmlSignals", "degraded_reasons"]
+
+MAX_ERROR_PARAGRAPH_SHARE = 1 / 3
+MIN_WORDS_WITHOUT_SECTIONS = 7_500
+
+
+@dataclass(frozen=True)
+class HtmlSignals:
+    """What LaTeXML itself says about a conversion, counted in the page."""
+
+    bib_entries: int  # li.ltx_bibitem
+    missing_citations: int  # .ltx_missing_citation: a \cite whose key LaTeXML could not resolve
+    resolved_citations: int  # citation links that point at a bibliography entry
+    error_spans: int  # .ltx_ERROR
+    paragraphs: int  # p.ltx_p
+    paragraphs_with_errors: int
+    sections: int  # part / chapter / section / subsection / subsubsection / appendix elements
+    words: int  # words of the rendered body and appendix
+
+
+def degraded_reasons(signals: HtmlSignals) -> list[str]:
+    """Why this conversion is degraded, one phrase per rule that holds; empty when it is sound."""
+    reasons = []
+    if signals.missing_citations and signals.missing_citations >= signals.resolved_citations:
+        reasons.append(
+            f"{signals.missing_citations} of {signals.missing_citations + signals.resolved_citations} "
+            f"citations unresolved, {signals.bib_entries} bibliography entries"
+        )
+    if signals.paragraphs and signals.paragraphs_with_errors > MAX_ERROR_PARAGRAPH_SHARE * signals.paragraphs:
+        reasons.append(
+            f"conversion errors in {signals.paragraphs_with_errors} of {signals.paragraphs} paragraphs"
+        )
+    if signals.sections == 0 and signals.words > MIN_WORDS_WITHOUT_SECTIONS:
+        reasons.append(f"no sections in {signals.words} words")
+    return reasons

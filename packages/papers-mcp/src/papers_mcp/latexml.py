@@ -1,0 +1,608 @@
+"""A LaTeXML page (arxiv.org/html, ar5iv) -> markdown in four levels, read from its structure.
+
+arXiv's HTML is LaTeXML output: the structure a PDF hides is explicit in class names
+(``section.ltx_section``, ``section.ltx_appendix``, ``section.ltx_bibliography``, ``div.ltx_theorem``,
+``math[alttext]``...). Everything is read from the ``article.ltx_document`` element, so the page
+chrome around it (arXiv's header, the "Report issue" dialog, the table-of-contents widget, the
+footer, ar5iv's buttons) is never visited at all.
+
+Rendering rules, each chosen so an agent reads the text once and in order:
+
+- math: the TeX source in ``alttext`` (``$…$`` inline, ``$$…$$`` display), never the MathML's
+  own characters, so a formula is written exactly once;
+- paragraphs flow: inline math, citations and references stay in their sentence; whitespace runs
+  collapse to one space;
+- headings carry their number (``## III Strong Field Limit``) at the depth of their nesting;
+- tables become markdown tables under their caption (a plain row-per-line layout where a cell
+  spans rows or columns, which a markdown table cannot show); figures become their captions;
+- citations are their labels (``[3, 1]``, ``(Luo et al., 2022)``, an unresolved key as ``[Key]``);
+  footnotes become ``[^n]`` with the note after the paragraph;
+- theorem-like environments and proofs keep their run-in label (``**Theorem 1.1.**``);
+- LaTeXML's error spans (``.ltx_ERROR``: raw TeX of an undefined macro) are dropped.
+
+Levels: ``front`` = title, authors, abstract, keywords; ``references`` = the bibliography;
+``appendix`` = every ``ltx_appendix`` wherever it stands, and anything after the bibliography;
+``body`` = the rest, in order (an unheaded introduction before the first section included).
+
+Parser: lxml's HTML parser (README, "HTML route": measured against selectolax on the shared pages).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+import lxml.etree
+from lxml.etree import _Element
+
+from .fulltext import PaperText
+from .html_quality import HtmlSignals
+
+__all__ = ["HTML_EXTRACTOR_VERSION", "LatexmlPage", "parse_page"]
+
+# Bump whenever the markdown for the same page changes: the library keys cached text by it.
+HTML_EXTRACTOR_VERSION = "1"
+
+_BLOCK_TAGS = frozenset(
+    {
+        "section", "div", "p", "figure", "table", "ul", "ol", "dl", "li", "dt", "dd", "blockquote",
+        "pre", "nav", "header", "footer", "article", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6",
+        "thead", "tbody", "tfoot", "tr", "td", "th", "hr",
+    }
+)  # fmt: skip
+# ltx_bib_cited: the "Cited by: §I" back-links under a bibliography entry (navigation, not content).
+_DROP_CLASSES = frozenset(
+    {"ltx_ERROR", "ltx_TOC", "ltx_pagination", "ltx_page_navbar", "ltx_rdf", "ltx_bib_cited"}
+)
+_DOI_PREFIXES = ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/")
+_DROP_TAGS = frozenset(
+    {"script", "style", "button", "dialog", "form", "input", "textarea", "img", "noscript"}
+)
+_SECTIONING = ("ltx_part", "ltx_chapter", "ltx_section", "ltx_subsection", "ltx_subsubsection")
+_HEADED = (*_SECTIONING, "ltx_paragraph", "ltx_subparagraph", "ltx_appendix", "ltx_bibliography")
+_FRONT_CLASSES = frozenset({"ltx_authors", "ltx_abstract", "ltx_keywords", "ltx_classification", "ltx_dates"})
+_LABELLED = frozenset({"ltx_theorem", "ltx_proof", "ltx_acknowledgements"})
+_EQUATION_CLASSES = frozenset({"ltx_equation", "ltx_equationgroup", "ltx_eqn_table"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_SPACED_TAGS = frozenset({"td", "th", "tr", "li", "dt", "dd"})
+_INLINE_ONLY = frozenset({"math", "svg", "cite", "a", "br", "img", "sup", "sub", "em", "b", "i", ""})
+_SIGNAL_CLASSES = frozenset(
+    {"ltx_bibitem", "ltx_missing_citation", "ltx_ERROR", "ltx_p", *_SECTIONING, "ltx_appendix"}
+)
+_DISPLAYSTYLE = re.compile(r"\\displaystyle\b\s*")
+_CELL_PIPE = re.compile(r"(?<!\\)\|")
+_BULLETS = frozenset({"•", "∙", "◦", "‣", "–", "-", "*", "·", "▪"})
+
+
+def _classes(element: _Element) -> frozenset[str]:
+    return frozenset((element.get("class") or "").split())
+
+
+def _tag(element: _Element) -> str:
+    tag = element.tag
+    return tag.lower() if isinstance(tag, str) else ""
+
+
+def _flow(text: str) -> str:
+    """One line of prose: every whitespace run (newlines of the HTML source included) is one space."""
+    return " ".join(text.split())
+
+
+def _text(element: _Element) -> str:
+    return "".join(element.itertext())
+
+
+def _tex(math: _Element) -> str:
+    """A formula's TeX: ``alttext``, else the TeX annotation, else (never seen) the MathML's text."""
+    tex = math.get("alttext")
+    if tex is None:
+        found = math.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
+        tex = _text(found[0]) if found else _text(math)
+    return _flow(str(tex))
+
+
+@dataclass(frozen=True)
+class LatexmlPage:
+    """A rendered page: the four levels (a ``PaperText``) and the conversion's own quality signals."""
+
+    text: PaperText
+    signals: HtmlSignals
+
+
+class _Renderer:
+    """Walks one ``article.ltx_document`` and renders its elements to markdown blocks.
+
+    The tree is only read, never changed. Footnotes met inside a block are collected and written
+    right after that block.
+    """
+
+    def __init__(self) -> None:
+        self._notes: list[str] = []
+
+    # -- inline content --
+
+    def inline(self, element: _Element, *, notes: bool = True, skip: Iterable[object] = ()) -> str:
+        """An element's content as one line of prose (its own tail excluded; ``skip``ped children's too)."""
+        return _flow(self._raw(element, notes, skip))
+
+    def _raw(self, element: _Element, notes: bool, skip: Iterable[object] = ()) -> str:
+        """Like ``inline`` but with the source's whitespace kept, so ``<span>I </span>Intro`` keeps its space."""
+        skipped = {id(s) for s in skip}
+        parts: list[str] = [element.text or ""]
+        for child in element:
+            if id(child) not in skipped:
+                parts.append(self._inline_child(child, notes))
+            parts.append(child.tail or "")
+        return "".join(parts)
+
+    def _inline_child(self, child: _Element, notes: bool) -> str:
+        tag = _tag(child)
+        if not tag or tag in _DROP_TAGS:
+            return ""
+        classes = _classes(child)
+        if classes & _DROP_CLASSES:
+            return ""
+        if tag == "math":
+            tex = _tex(child)
+            if not tex:
+                return ""
+            return f" $${tex}$$ " if child.get("display") == "block" else f"${tex}$"
+        if tag == "br":
+            return " "
+        if tag == "svg":
+            return self._diagram(child)
+        if "ltx_note" in classes:
+            return self._footnote(child) if notes else ""
+        if tag == "cite":
+            return self._cite(child)
+        if (
+            tag == "a"
+            and "ltx_bib_external" in classes
+            and (child.get("href") or "").startswith(_DOI_PREFIXES)
+        ):
+            # arXiv's bibliography links a DOI as the bare word "Document": give the DOI itself.
+            return "doi:" + (child.get("href") or "").split("doi.org/", 1)[1]
+        if tag == "code" or "ltx_verbatim" in classes:
+            code = _flow(_text(child)).replace("`", "'")
+            return f"`{code}`" if code else ""
+        if tag == "table" and classes & _EQUATION_CLASSES:
+            lines, _ = self._equations(child)
+            return " " + " ".join(lines) + " "
+        if tag in _SPACED_TAGS or classes & {"ltx_td", "ltx_tr"}:
+            return " " + self._raw(child, notes) + " "
+        return self._raw(child, notes)
+
+    def _cite(self, cite: _Element) -> str:
+        """A citation as printed (``[3, 1]``, ``(Luo et al., 2022)``); bare unresolved keys get brackets."""
+        text = self.inline(cite)
+        if text and text[0] not in "[(" and _has_class(cite, "ltx_missing_citation"):
+            return f"[{text}]"
+        return text
+
+    def _footnote(self, note: _Element) -> str:
+        marks = [m for m in note if "ltx_note_mark" in _classes(m)]
+        mark = _flow(_text(marks[0])) if marks else ""
+        mark = mark or str(len(self._notes) + 1)
+        contents = [c for c in note.iter() if isinstance(c.tag, str) and "ltx_note_content" in _classes(c)]
+        if contents:
+            inner = [c for c in contents[0] if _classes(c) & {"ltx_note_mark", "ltx_tag_note"}]
+            body = self.inline(contents[0], notes=False, skip=inner)
+            if body:
+                self._notes.append(f"[^{mark}]: {body}")
+        return f"[^{mark}]"
+
+    def _diagram(self, svg: _Element) -> str:
+        """A TikZ/xy picture: its text labels in order, so a commutative diagram is not lost entirely."""
+        labels = []
+        for node in svg.iter():
+            if isinstance(node.tag, str) and "ltx_foreignobject_content" in _classes(node):
+                label = self.inline(node, notes=False)
+                if label:
+                    labels.append(label)
+        return f" [Diagram: {'; '.join(labels)}] " if labels else ""
+
+    # -- block content --
+
+    def blocks(self, element: _Element, skip: Iterable[object] = ()) -> list[str]:
+        """An element's children as markdown blocks; runs of inline content become paragraphs."""
+        skipped = {id(s) for s in skip}
+        out: list[str] = []
+        run: list[str] = [element.text or ""]
+
+        def flush() -> None:
+            text = _flow("".join(run))
+            run.clear()
+            if text:
+                out.append(text)
+            self._flush_notes(out)
+
+        for child in element:
+            if id(child) not in skipped:
+                if _is_block(child):
+                    flush()
+                    out.extend(self.block(child))
+                else:
+                    run.append(self._inline_child(child, notes=True))
+            run.append(child.tail or "")
+        flush()
+        return out
+
+    def _flush_notes(self, out: list[str]) -> None:
+        if self._notes:
+            out.extend(self._notes)
+            self._notes = []
+
+    def block(self, element: _Element) -> list[str]:
+        """One block element as markdown blocks."""
+        tag = _tag(element)
+        classes = _classes(element)
+        if (
+            not tag
+            or tag in _DROP_TAGS
+            or tag in ("nav", "header", "footer", "hr")
+            or classes & _DROP_CLASSES
+        ):
+            return []
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            title = self.inline(element)
+            return [f"{'#' * _depth(element)} {title}"] if title else []
+        if tag == "table" and classes & _EQUATION_CLASSES:
+            lines, extra = self._equations(element)
+            out = ["\n".join(lines)] if lines else []
+            self._flush_notes(out)
+            return out + extra
+        if tag == "table" or "ltx_tabular" in classes:
+            return self._table(element) if _multicolumn(element) else self.blocks(element)
+        if tag == "figure":
+            return self._figure(element)
+        if tag in ("ul", "ol"):
+            return self._list(element)
+        if tag == "dl":
+            return self._description(element)
+        if classes & _LABELLED:
+            return self._labelled(element)
+        return self.blocks(element)
+
+    def _labelled(self, element: _Element) -> list[str]:
+        """Theorem, lemma, definition, proof, acknowledgements: the run-in label opens the first paragraph."""
+        titles = [c for c in element if _tag(c) in _HEADINGS and "ltx_title" in _classes(c)]
+        label = self.inline(titles[0]) if titles else ""
+        rest = self.blocks(element, skip=titles[:1])
+        if not label:
+            return rest
+        label_md = f"*{label}*" if "ltx_proof" in _classes(element) else f"**{label}**"
+        if rest and not rest[0].startswith(("#", "$$", "|", "- ", "[^")):
+            return [f"{label_md} {rest[0]}", *rest[1:]]
+        return [label_md, *rest]
+
+    def _figure(self, figure: _Element) -> list[str]:
+        """A figure's caption first, then what it holds that is text (tables, sub-figure captions)."""
+        captions = [c for c in figure if _tag(c) == "figcaption"]
+        out = [text for c in captions if (text := self.inline(c))]
+        self._flush_notes(out)
+        return out + self.blocks(figure, skip=captions)
+
+    def _list(self, element: _Element) -> list[str]:
+        out: list[str] = []
+        for item in element:
+            if _tag(item) != "li":
+                continue
+            tags = [c for c in item if "ltx_tag" in _classes(c)][:1]
+            label = self.inline(tags[0]) if tags else ""
+            parts = self.blocks(item, skip=tags)
+            prefix = "- " if not label or label in _BULLETS else f"- {label} "
+            if parts:
+                out.append(prefix + parts[0])
+                out.extend("  " + p.replace("\n", "\n  ") for p in parts[1:])
+            elif label:
+                out.append(prefix.rstrip())
+        return ["\n".join(out)] if out else []
+
+    def _description(self, element: _Element) -> list[str]:
+        out: list[str] = []
+        term = ""
+        for child in element:
+            if _tag(child) == "dt":
+                term = self.inline(child)
+            elif _tag(child) == "dd":
+                text = " ".join(self.blocks(child))
+                out.append(f"- **{term}** {text}" if term else f"- {text}")
+                term = ""
+        return ["\n".join(out)] if out else []
+
+    # -- equations and tables --
+
+    def _equations(self, table: _Element) -> tuple[list[str], list[str]]:
+        """Each equation row one line ``$$…$$ (n)``; prose that LaTeXML nested in the table is returned apart."""
+        lines: list[str] = []
+        extra: list[str] = []
+        for row in _rows(table):
+            pieces: list[str] = []
+            number = ""
+            for cell in _cells(row):
+                if "ltx_eqn_eqno" in _classes(cell):
+                    number = self.inline(cell, notes=False)
+                    continue
+                nested = [c for c in cell if _tag(c) in _BLOCK_TAGS]
+                if nested:
+                    extra.extend(self.blocks(cell))
+                    continue
+                pieces.extend(self._display_pieces(cell))
+            tex = _DISPLAYSTYLE.sub("", _flow(" ".join(pieces))).strip()
+            if tex:
+                lines.append(f"$${tex}$$" + (f" {number}" if number else ""))
+        return lines, extra
+
+    def _display_pieces(self, cell: _Element) -> list[str]:
+        """A cell of a display equation as TeX: formulas as they are, any words between them as ``\\text``."""
+        pieces: list[str] = []
+
+        def words(text: str | None) -> None:
+            text = _flow(text or "")
+            if text:
+                pieces.append(f"\\text{{{text}}}")
+
+        words(cell.text)
+        for child in cell:
+            if _tag(child) == "math":
+                pieces.append(_tex(child))
+            elif not (_classes(child) & _DROP_CLASSES):
+                words(self.inline(child))
+            words(child.tail)
+        return pieces
+
+    def _table(self, table: _Element) -> list[str]:
+        """A markdown table; where a cell spans rows or columns, a plain layout on the same grid.
+
+        A markdown table cannot show a spanning cell, so such a table is written one row per line,
+        ``a | b | c``, with a spanning cell's other positions left empty: every value stays in its column.
+        """
+        grid: list[list[str]] = []
+        pending: dict[int, int] = {}  # column -> rows still covered by a cell spanning down into it
+        spans = False
+        for row in _rows(table):
+            line: list[str] = []
+            column = 0
+            for cell in _cells(row):
+                while pending.get(column, 0) > 0:
+                    pending[column] -= 1
+                    line.append("")
+                    column += 1
+                colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
+                spans = spans or colspan > 1 or rowspan > 1
+                line.append(_CELL_PIPE.sub(r"\\|", self.inline(cell)))
+                line.extend([""] * (colspan - 1))
+                for covered in range(column, column + colspan):
+                    if rowspan > 1:
+                        pending[covered] = rowspan - 1
+                column += colspan
+            while pending.get(column, 0) > 0:
+                pending[column] -= 1
+                line.append("")
+                column += 1
+            if any(line):
+                grid.append(line)
+        out: list[str] = []
+        if grid:
+            width = max(len(r) for r in grid)
+            rows = [r + [""] * (width - len(r)) for r in grid]
+            if spans:
+                out.append("\n".join(" | ".join(r).strip() for r in rows))
+            else:
+                lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+                lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+                out.append("\n".join(lines))
+        self._flush_notes(out)
+        return out
+
+
+_BLOCK_DESCENDANT = lxml.etree.XPath(
+    "boolean(descendant::*[self::table or self::figure or self::ul or self::ol or self::dl or self::p"
+    " or self::div or self::section])"
+)
+_TABULAR_DESCENDANTS = lxml.etree.XPath("descendant::span[contains(@class, 'ltx_tabular')]")
+
+
+def _is_block(element: _Element) -> bool:
+    """A block element, or an inline one that LaTeXML wrapped around blocks (a resized table's span).
+
+    A tabular of one column is no table (it stacks lines: an author block, an accent built from a
+    ``t`` over a comma) and stays in the running text.
+    """
+    tag = _tag(element)
+    if tag in _INLINE_ONLY:
+        return False
+    if "ltx_tabular" in _classes(element):
+        return _multicolumn(element)
+    if tag in _BLOCK_TAGS:
+        return True
+    return bool(_BLOCK_DESCENDANT(element)) or any(_multicolumn(t) for t in _TABULAR_DESCENDANTS(element))
+
+
+def _multicolumn(table: _Element) -> bool:
+    """Whether a tabular has two columns anywhere (a row of two cells, or a cell spanning two)."""
+    for row in _rows(table):
+        cells = _cells(row)
+        if len(cells) > 1 or any(_span(c, "colspan") > 1 for c in cells):
+            return True
+    return False
+
+
+def _has_class(element: _Element, name: str) -> bool:
+    """Whether a descendant of ``element`` carries class ``name``."""
+    return any(name in _classes(d) for d in element.iterdescendants() if d.get("class"))
+
+
+def _depth(heading: _Element) -> int:
+    """``##`` for a top-level section, one more per enclosing section, at most ``######``."""
+    sections = sum(1 for _ in heading.iterancestors("section"))
+    return max(2, min(6, 1 + sections))
+
+
+def _span(cell: _Element, attribute: str) -> int:
+    """A cell's colspan or rowspan (1 when absent or malformed; capped, a table is never that wide)."""
+    value = cell.get(attribute) or "1"
+    return min(int(value), 64) if value.isdigit() and int(value) > 0 else 1
+
+
+def _rows(table: _Element) -> Iterator[_Element]:
+    """The table's own rows (``tr`` or LaTeXML's ``span.ltx_tr``), not those of a nested table."""
+    for child in table:
+        tag = _tag(child)
+        classes = _classes(child)
+        if tag == "tr" or "ltx_tr" in classes:
+            yield child
+        elif tag in ("thead", "tbody", "tfoot") or classes & {"ltx_thead", "ltx_tbody", "ltx_tfoot"}:
+            yield from _rows(child)
+
+
+def _cells(row: _Element) -> list[_Element]:
+    return [c for c in row if _tag(c) in ("td", "th") or "ltx_td" in _classes(c)]
+
+
+def _is(element: _Element, *names: str) -> bool:
+    return bool(_classes(element).intersection(names))
+
+
+def _holds(element: _Element, *names: str) -> bool:
+    """Whether a section nested in ``element`` has one of the classes ``names``."""
+    return any(_classes(d).intersection(names) for d in element.iterdescendants("section"))
+
+
+@dataclass
+class _Levels:
+    front: list[str]
+    body: list[str]
+    references: list[str]
+    appendix: list[str]
+
+
+def _authors(renderer: _Renderer, authors: _Element) -> str:
+    """Names only: each ``ltx_personname`` up to its first line break, without affiliation marks or notes."""
+    names: list[str] = []
+    for person in (s for s in authors.iter("span") if "ltx_personname" in _classes(s)):
+        parts: list[str] = [person.text or ""]
+        for child in person:
+            if _tag(child) == "br":
+                break
+            if _tag(child) not in ("sup", "sub") and not _is(
+                child, "ltx_note", "ltx_author_notes", "ltx_contact"
+            ):
+                parts.append(renderer.inline(child, notes=False))
+            parts.append(child.tail or "")
+        name = _flow("".join(parts)).strip(" ,;")
+        if name:
+            names.append(name)
+    return ", ".join(names)
+
+
+def _front(renderer: _Renderer, element: _Element) -> list[str]:
+    if _tag(element) == "h1":
+        title = renderer.inline(element, notes=False)
+        return [f"Title: {title}"] if title else []
+    if _is(element, "ltx_authors"):
+        names = _authors(renderer, element)
+        return [f"Authors: {names}"] if names else []
+    if _is(element, "ltx_abstract"):
+        titles = [c for c in element if _tag(c) in _HEADINGS][:1]
+        parts = renderer.blocks(element, skip=titles)
+        return ["Abstract:", *parts] if parts else []
+    if _is(element, "ltx_keywords"):
+        words = renderer.inline(element)
+        return [words if words.lower().startswith("keywords") else f"Keywords: {words}"] if words else []
+    return renderer.block(element)
+
+
+def _route(renderer: _Renderer, element: _Element, levels: _Levels, after_bibliography: list[bool]) -> None:
+    """Send one element of the main text to its level (see the module docstring), in document order."""
+    if _is(element, "ltx_bibliography"):
+        levels.references.extend(renderer.block(element))
+        after_bibliography[0] = True
+    elif _is(element, "ltx_appendix"):
+        levels.appendix.extend(renderer.block(element))
+    elif _tag(element) == "section" and _holds(element, "ltx_bibliography", "ltx_appendix"):
+        # A chapter or part with its own bibliography or appendix: its heading and text stay where
+        # they stand; the nested bibliography and appendices go to their levels.
+        for child in element:
+            if isinstance(child.tag, str):
+                _route(renderer, child, levels, after_bibliography)
+    elif after_bibliography[0]:
+        levels.appendix.extend(renderer.block(element))
+    else:
+        levels.body.extend(renderer.block(element))
+
+
+def _signals(article: _Element, words: int) -> HtmlSignals:
+    """Count LaTeXML's own quality marks in one pass over the elements that carry them."""
+    counts: Counter[str] = Counter()
+    with_errors: dict[int, _Element] = {}  # holding the element keeps its id() unique
+    for element in article.iter("li", "span", "p", "section", "merror"):
+        classes = _classes(element)
+        if not classes:
+            continue
+        counts.update(classes & _SIGNAL_CLASSES)
+        if "ltx_ERROR" in classes:
+            paragraph = next(element.iterancestors("p"), None)
+            if paragraph is not None:
+                with_errors[id(paragraph)] = paragraph
+    return HtmlSignals(
+        bib_entries=counts["ltx_bibitem"],
+        missing_citations=counts["ltx_missing_citation"],
+        resolved_citations=len(article.xpath(".//cite//a[starts-with(@href, '#bib')]")),
+        error_spans=counts["ltx_ERROR"],
+        paragraphs=counts["ltx_p"],
+        paragraphs_with_errors=len(with_errors),
+        sections=sum(counts[name] for name in (*_SECTIONING, "ltx_appendix")),
+        words=words,
+    )
+
+
+def parse_page(page: bytes, source: str) -> LatexmlPage:
+    """Render one LaTeXML page; ``source`` ("html" or "ar5iv") is recorded in the result.
+
+    Raises:
+        ValueError: the page holds no ``article.ltx_document`` (it is not a LaTeXML rendering).
+    """
+    parser = lxml.etree.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, huge_tree=True
+    )
+    try:
+        root = lxml.etree.fromstring(page, parser=parser)
+    except (lxml.etree.ParserError, ValueError) as exc:
+        raise ValueError(f"the page cannot be parsed as HTML ({exc})") from exc
+    articles = [a for a in root.iter("article", "div") if "ltx_document" in _classes(a)]
+    if not articles:
+        raise ValueError("the page holds no LaTeXML document (no article.ltx_document)")
+    article = articles[0]
+    renderer = _Renderer()
+    levels = _Levels([], [], [], [])
+    children = [c for c in article if isinstance(c.tag, str)]
+    first_section = next((i for i, c in enumerate(children) if _is(c, *_HEADED)), len(children))
+    after_bibliography = [False]
+    for index, child in enumerate(children):
+        # Acknowledgements before the first section are front matter (amsart prints addresses there).
+        if (
+            _tag(child) == "h1"
+            or _is(child, *_FRONT_CLASSES)
+            or (index < first_section and _is(child, "ltx_acknowledgements"))
+        ):
+            levels.front.extend(_front(renderer, child))
+        else:
+            _route(renderer, child, levels, after_bibliography)
+    signals = _signals(article, 0)
+    if not signals.bib_entries:
+        levels.references = []  # a bibliography heading over an empty list is no reference list
+    body = "\n\n".join(levels.body)
+    appendix = "\n\n".join(levels.appendix)
+    text = PaperText(
+        front="\n\n".join(levels.front),
+        body=body,
+        references="\n\n".join(levels.references),
+        appendix=appendix,
+        pages=0,
+        source=source,
+    )
+    words = len(body.split()) + len(appendix.split())
+    return LatexmlPage(text=text, signals=replace(signals, words=words))
