@@ -621,6 +621,4 @@ def test_an_amount_of_something_is_about_that_something(nlp: Language) -> None:
     facts = extract_from_doc(nlp("As of December 31, 2019, we had $54.5 million of debt outstanding."))[
         "facts"
     ]
-    assert [(f["entity"], f["numeric_value"], f["period"]["year"]) for f in facts] == [
-        ("debt", 54.5e6, 2019)
-    ]
+    assert [(f["entity"], f["numeric_value"], f["period"]["year"]) for f in facts] == [("debt", 54.5e6, 2019)]
