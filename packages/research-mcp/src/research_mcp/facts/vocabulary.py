@@ -97,14 +97,19 @@ _FACT_WORDS: dict[str, Any] = json.loads(
 _PROJECTION_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["projection_lemmas"])
 _GROWTH_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["growth_lemmas"])
 _DECLINE_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["decline_lemmas"])
+# Personal pronouns are never resolved to the previous fact's entity.
 _PERSONAL: frozenset[str] = frozenset(_FACT_WORDS["personal"])
 _PRONOUNS: frozenset[str] = frozenset(_FACT_WORDS["pronouns"])
+# Nouns that report a figure rather than own it ("The report values the market at ...").
 _REPORTER_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["reporter_lemmas"])
 _TIME_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["time_nouns"])
 _CHANGE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["change_nouns"])
+# Verbs whose direct object, not their subject, is what a value is about ("Analysts estimate the market at $40bn").
 _OBJECT_VERBS: frozenset[str] = frozenset(_FACT_WORDS["object_verbs"])
+# What a money amount measures, from its verb ("raised $150m" is funding).
 _VERB_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["verb_attributes"])
 _CHANGE_VERBS: frozenset[str] = frozenset(_FACT_WORDS["change_verbs"])
 _METRIC_WORDS: frozenset[str] = frozenset(_FACT_WORDS["metric_words"])
 _GENERIC_LABELS: frozenset[str] = frozenset(_FACT_WORDS["generic_labels"])
+# Event verbs whose date is a fact: lemma -> attribute ("founded", "acquired").
 _EVENT_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["event_attributes"])
