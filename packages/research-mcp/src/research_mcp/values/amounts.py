@@ -12,6 +12,7 @@ import bisect
 import math
 import re
 from decimal import Decimal
+from typing import Any
 
 from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
 from .model import Value
@@ -25,7 +26,26 @@ _SINGLE_LETTER_SCALES = {"k", "K", "m", "M", "b", "B", "T"}
 
 
 def _alt(words: list[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    """A regex alternation of ``words`` as a trie ("A(?:ED|UD)|B(?:RL|...)"), longest match first.
+
+    The currency lists hold a few hundred entries; a flat alternation would try each one at every
+    position where an amount could start, a trie only the branch of the next character.
+    """
+    trie: dict[str, Any] = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_regex(trie)
+
+
+def _trie_regex(node: dict[str, Any]) -> str:
+    branches = [re.escape(ch) + _trie_regex(child) for ch, child in sorted(node.items()) if ch]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
 
 
 NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -45,6 +65,7 @@ _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|ba
 _UNIT = r"(?i:points?|pts|x)\b"
 
 _AMOUNT_RE = re.compile(
+    r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
     r"(?<![\w.,/\\#@:])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
