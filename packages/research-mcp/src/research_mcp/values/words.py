@@ -16,7 +16,7 @@ _WORD_NUMBERS: dict[str, int] = {w: i for i, w in enumerate(_UNITS_WORDS)} | {
     w: 10 * (i + 2) for i, w in enumerate(_TENS_WORDS)
 }
 _WORD_NUM_RE = re.compile(
-    r"(?i)\b(?P<w>a|an|"
+    r"(?i)\b(?=[aotfsenz])(?P<w>a|an|"
     + "|".join(_UNITS_WORDS + _TENS_WORDS)
     + r")(?:[-\s](?P<w2>"
     + "|".join(_UNITS_WORDS[1:10])
@@ -70,7 +70,7 @@ def word_values(text: str) -> list[Value]:
 
 
 _WORD_QUANTITY_RE = re.compile(
-    r"(?i)\b(?P<w>"
+    r"(?i)\b(?=[otfsen])(?P<w>"
     + "|".join(_UNITS_WORDS[1:] + _TENS_WORDS)
     + r")(?:-(?P<w2>"
     + "|".join(_UNITS_WORDS[1:10])
