@@ -23,7 +23,8 @@ WORD_CODES = {"ALL", "TOP", "CUP", "BOB", "MOP", "SOS", "PEN", "GEL", "AMD", "BA
 EXTRA_SYMBOLS = {
     "US$": "USD", "U.S.$": "USD", "USD$": "USD", "AU$": "AUD", "C$": "CAD", "CAD$": "CAD", "S$": "SGD",
     "RMB": "CNY", "Rs.": "INR", "Rs": "INR", "₽": "RUB", "₺": "TRY", "₴": "UAH", "zł": "PLN", "Kč": "CZK",
-    "₦": "NGN", "฿": "THB", "₱": "PHP", "RM": "MYR", "Ft": "HUF",
+    "₦": "NGN", "฿": "THB", "₱": "PHP", "RM": "MYR", "Ft": "HUF", "руб.": "RUB", "руб": "RUB", "грн.": "UAH",
+    "грн": "UAH", "lei": "RON", "Lei": "RON", "Rp": "IDR", "Р": "RUB",
 }  # fmt: skip
 EXTRA_NAMES = {
     "dollars": "USD", "dollar": "USD", "u.s. dollars": "USD", "us dollars": "USD", "pounds sterling": "GBP",

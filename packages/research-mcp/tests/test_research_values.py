@@ -245,3 +245,17 @@ def test_a_scale_letter_is_still_never_a_unit() -> None:
         ("5", 5.0, None, None),
     ]
     assert _one("The shark is 5 m long.") == [("5 m", 5.0, None, "m")]
+
+
+def test_continental_number_forms_are_read_next_to_a_currency_only() -> None:
+    # forms from price-parser's test strings (BSD-3): decimal commas, dot and space groups
+    assert _one("The price is 48,96 €.") == [("48,96 €", 48.96, "EUR", "EUR")]
+    assert _one("The price is € 2.109,00.") == [("€ 2.109,00", 2109.0, "EUR", "EUR")]
+    assert _one("The price is Rp 1.550.000.") == [("Rp 1.550.000", 1550000.0, "IDR", "IDR")]
+    assert _one("It was valued at 10 000 dollars and 75 000 руб.") == [
+        ("10 000 dollars", 10000.0, "USD", "USD"),
+        ("75 000 руб.", 75000.0, "RUB", "RUB"),
+    ]
+    # no currency: English reading, nothing guessed
+    assert _one("Of 1,234 firms, 1,5 said so") == [("1,234", 1234.0, None, None)]
+    assert _one("Revenue was $1,234.5 million.") == [("$1,234.5 million", 1234.5e6, "USD", "USD")]

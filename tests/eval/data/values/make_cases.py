@@ -176,7 +176,8 @@ def price_parser(src: Path, n: int) -> list[dict[str, Any]]:
                     _cur_hint, raw, cur, amount_text, amount = (ast.literal_eval(a) for a in e.args[:5])
                 except ValueError:
                     continue
-                if raw and cur in PP_CURRENCIES and amount is not None and len(raw) < 60:
+                if raw and cur in PP_CURRENCIES and cur in raw and amount is not None and len(raw) < 60:
+                    # the currency must be in the string itself (price-parser also takes it from a page hint)
                     rows.append((name, raw, cur, amount_text, float(amount)))
     random.Random(9).shuffle(rows)
     out = []

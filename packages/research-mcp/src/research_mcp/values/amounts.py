@@ -49,18 +49,26 @@ def _trie_regex(node: dict[str, Any]) -> str:
 
 
 NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Continental forms, read only next to a currency ("48,96 €", "€ 2.109,00", "Rp 1.550.000", "5 000 Р"): a comma
+# before one or two digits, dot groups ending in a decimal comma or repeated, or groups of three after spaces.
+# English never writes these, and without a currency "1,5" or "5 200" is too ambiguous to read.
+_NUM_EU = (
+    r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,])|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
+    r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d+,\d{1,2}(?![\d,])"
+)
+_EU_RE = re.compile(_NUM_EU)
 # "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
 # as written, so "ALL 5" or "rs 5" stay words.
 _DOLLAR_FORMS = [s for s in CURRENCY_SYMBOLS if "$" in s and s != "$"]
 _OTHER_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s]
 # "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount)
-_POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if not any(c.isalpha() for c in s) and "$" not in s]
+_POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s and s not in ("Ft", "RM")]  # "5 Ft" is feet
 _CUR_PRE = "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES))
 _CUR_POST = _alt(sorted(CURRENCY_CODES)) + "|(?i:" + _alt(list(CURRENCY_NAMES)) + ")|" + _alt(_POST_SYMBOLS)
 _SCALE = (
     r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
 )
-_PCT = r"%|(?i:per\s?cent|percent|pct)\b"
+_PCT = r"(?:(?i:wt|vol|mol|w/w|v/v)\.?\s?)?%|(?i:per\s?cent|percent|pct)\b"  # "6.8 wt.%": mass and volume percent are percentages
 _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
 _UNIT = r"(?i:points?|pts|x)\b"
 
@@ -70,7 +78,17 @@ _AMOUNT_RE = re.compile(
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
-    r"(?P<num>" + NUM + r")"
+    r"(?P<num>(?(cur_pre)(?:"
+    + _NUM_EU
+    + r")|(?=(?:"
+    + _NUM_EU
+    + r")\s?(?:"
+    + _CUR_POST
+    + r")(?![A-Za-z]))(?:"
+    + _NUM_EU
+    + r"))|"
+    + NUM
+    + r")"
     r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + NUM + r"))?"
     r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![A-Za-z]))?"
     r"(?:\s?(?P<cur_post>" + _CUR_POST + r")(?![A-Za-z])(?!\s?\d))?"
@@ -97,6 +115,10 @@ _STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*
 
 def _to_float(num: str, factor: float = 1.0) -> float:
     """Exact decimal arithmetic, so "$65.6 billion" is 65600000000.0, not 65599999999.99999."""
+    if _EU_RE.fullmatch(num) and not re.fullmatch(NUM, num):
+        num = (
+            num.replace(" ", "").replace("\u00a0", "").replace(".", "").replace(",", ".")
+        )  # "2.109,00" -> 2109.00
     return float(Decimal(num.replace(",", "")) * Decimal(int(factor)))
 
 

@@ -10,7 +10,7 @@ from .periods import find_periods
 
 __all__ = ["parse_value_string"]
 
-_PLAINNUMBER_RE = re.compile(r"^\s*[-−]?\s*(?:" + NUM + r")\s*$")
+_PLAIN_NUMBER_RE = re.compile(r"^\s*[-−]?\s*(?:" + NUM + r")\s*$")
 
 
 # Words before a value string: approximations (no bound), lower bounds and upper bounds.
@@ -62,7 +62,7 @@ def parse_value_string(raw: str) -> Value | None:
     values = [
         v
         for v in find_values(s, exclude=[p.span for p in periods])
-        if not (v.year_like and _PLAINNUMBER_RE.match(s) is None)
+        if not (v.year_like and _PLAIN_NUMBER_RE.match(s) is None)
     ]
     if len(values) != 1:
         return None
