@@ -9,7 +9,8 @@ from .model import Value
 
 __all__ = ["merge_ranges"]
 
-_RANGE_GAP_RE = re.compile(r"^\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECASE)
+# "8- to 16-meter": a suspended hyphen before the joiner leaves the unit to the second number
+_RANGE_GAP_RE = re.compile(r"^(?:-\s+(?=to\b|and\b))?\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECASE)
 _RANGE_LEAD_RE = re.compile(r"(?i:\b(from|between)\s+(?:about\s+|around\s+|roughly\s+)?)$")
 
 
@@ -48,7 +49,7 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
                 None,
                 w.unit,
             )  # not "44 ml to 50 mg"
-            joiner = gap.strip().lower()
+            joiner = re.sub(r"^-\s+", "", gap.strip()).lower()
             before = text[max(0, v.start - 40) : (lead.start() + window) if lead else v.start]
             after_change = _CHANGE_BEFORE_RE.search(before) is not None
             joinable = (
