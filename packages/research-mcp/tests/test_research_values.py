@@ -259,3 +259,12 @@ def test_continental_number_forms_are_read_next_to_a_currency_only() -> None:
     # no currency: English reading, nothing guessed
     assert _one("Of 1,234 firms, 1,5 said so") == [("1,234", 1234.0, None, None)]
     assert _one("Revenue was $1,234.5 million.") == [("$1,234.5 million", 1234.5e6, "USD", "USD")]
+
+
+def test_a_length_with_a_power_is_an_area_or_a_volume() -> None:
+    # quantulum3's test sentence (MIT): "Italy covers an area of 301,338 km2 (116,347 sq mi)."
+    assert _one("Italy covers an area of 301,338 km2 (116,347 sq mi).") == [
+        ("301,338 km2", 301338.0, None, "km2"),
+        ("116,347 sq mi", 116347.0, None, "sq mi"),
+    ]
+    assert _one("a volume of 4km^3 and 3 cm³") == [("4km^3", 4.0, None, "km^3"), ("3 cm³", 3.0, None, "cm³")]

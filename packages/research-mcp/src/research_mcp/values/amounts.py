@@ -306,6 +306,8 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
             continue  # "1. First item": a list enumerator
         if text[m.end() : m.end() + 1] in (":",) and text[m.end() + 1 : m.end() + 2].isdigit():
             continue  # a time such as 10:30
+        if found and m.start() < found[-1].end:
+            continue  # inside the unit the previous value ends with ("4km^3")
         v = _match_to_value(m, text)
         if v is not None:
             found.append(v)

@@ -20,7 +20,7 @@ __all__ = ["measured_after", "money_near", "unit_after"]
 # A found unit reports the symbol as written ("ml", "lbs"), or the unit's own symbol for a word ("kilometres" -> km).
 
 _SCALE_LETTERS = frozenset("kmMbBT")
-_TOKENS_RE = re.compile(r"[^\s\d,;:()\[\]]+(?:\s+[^\s\d,;:()\[\]]+){0,3}")
+_TOKENS_RE = re.compile(r"[^\s\d,;:()\[\]]+(?:\^?[23](?!\d))?(?:\s+[^\s\d,;:()\[\]]+){0,3}")
 _MEASURED_RE = re.compile(
     r"(?i:\s*(?:$|[.,;:)\]]|(?:thick|thin|long|wide|tall|high|deep|across|in\s+diameter|diameter|"
     r"square|screen|display|x|×)\b))"
@@ -55,7 +55,8 @@ def unit_after(text: str, pos: int) -> tuple[Unit, int] | None:
             end = text.find(form, start) + len(form)
             unit = _lookup(form, text, end, glued=gap == 0, hyphen=hyphen)
             if unit is not None:
-                return (Unit(unit.name, form, unit.dimension) if form in UNIT_SYMBOLS else unit), end
+                written = form in UNIT_SYMBOLS or _POWER_RE.fullmatch(form) is not None
+                return (Unit(unit.name, form, unit.dimension) if written else unit), end
     return None
 
 
@@ -68,7 +69,7 @@ def _lookup(form: str, text: str, end: int, *, glued: bool, hyphen: bool) -> Uni
         return word  # "16-meter", "4,000 kilometres"
     if hyphen:
         return None  # "COVID-19 m...": a symbol after a hyphen is not a unit
-    unit = UNIT_SYMBOLS.get(form)
+    unit = UNIT_SYMBOLS.get(form) or _powered(form)
     if unit is None:
         return word if glued and word is not None and len(form) > 2 else None  # "10kilograms"
     if len(form) == 1 and (form in _SCALE_LETTERS or (glued and form not in _GLUED_SINGLE)):
@@ -90,3 +91,19 @@ def measured_after(text: str, end: int) -> bool:
 def money_near(text: str, start: int, end: int) -> bool:
     """Whether money words surround ``text[start:end]`` (60 characters before, 40 after): "spent", "price", "£"."""
     return _MONEY_CONTEXT_RE.search(text, max(0, start - 60), min(len(text), end + 40)) is not None
+
+
+_POWER_RE = re.compile(r"(?P<base>[^\W\d_]+)\^?(?P<power>[23²³])")
+
+
+def _powered(form: str) -> Unit | None:
+    """``km2``, ``m²``, ``cm^3``: a length symbol with a power is the square or cubic unit of that length."""
+    m = _POWER_RE.fullmatch(form)
+    base = UNIT_SYMBOLS.get(m.group("base")) if m else None
+    if m is None or (base is None and m.group("base") != "m"):
+        return None
+    name = "metre" if base is None else base.name
+    if base is not None and base.dimension != "length":
+        return None
+    square = m.group("power") in "2²"
+    return UNIT_WORDS.get(("square " if square else "cubic ") + name)
