@@ -7,6 +7,7 @@
 - progress and log messages to the client (``client_progress``)
 - settings from environment variables (``env_float``, ``env_int``, ``env_flag``, ``env_url``, ``SettingsError``)
 - stderr logging and the shared command line (``configure_logging``, ``serve``)
+- a tool result with text and structured content (``structured_result``)
 """
 
 from .batch import BatchOptions, ProgressFn, run_batch
@@ -16,6 +17,7 @@ from .env import SettingsError, env_flag, env_float, env_int, env_url
 from .errors import ErrorCode, ToolFailure, error_result, error_text
 from .logging import configure_logging
 from .progress import client_progress
+from .results import structured_result
 from .server import GuardedMCPServer
 from .validation import describe_validation_error
 
@@ -42,4 +44,5 @@ __all__ = [
     "error_text",
     "run_batch",
     "serve",
+    "structured_result",
 ]

@@ -35,7 +35,9 @@ from .ids import ArxivId, canonical_id
 from .library import Library
 from .metadata import PaperMeta
 from .queries import PlannedQuery, plan_query, rerank
-from .render import CHARS_PER_TOKEN, Level, paginate, paper_header, render_page, render_paper, render_results
+from .reading import Answer, Reader, check_request
+from .render import Level, paper_header, render_paper, render_results
+from .results import resolve_result
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -53,7 +55,6 @@ _FREE_TEXT_CANDIDATES = 25
 _SEARCH_CACHE_SIZE = 256
 _SEARCH_CACHE_SECONDS = 600.0
 _MAX_RESULTS = 50
-_PAGE_HEADER_ALLOWANCE = 1500
 # Progress scale for one query-paper call: metadata, HTML pages (META+1..+3), download, conversion, done.
 _P_META, _P_DOWNLOAD, _P_CONVERT, _P_DONE = 5.0, 55.0, 95.0, 100.0
 
@@ -88,6 +89,7 @@ class PapersService:
             "resolve", max_size=_SEARCH_CACHE_SIZE, ttl_seconds=_SEARCH_CACHE_SECONDS
         )
         self._paper_locks: defaultdict[str, anyio.Lock] = defaultdict(anyio.Lock)
+        self.reader = Reader(self.library, settings)
 
     def arxiv(self) -> ArxivClient:
         """The process's one arXiv client (and so its one rate gate), created on first use."""
@@ -100,8 +102,8 @@ class PapersService:
 
     # -- resolve-paper-id --
 
-    async def resolve(self, query: str, max_results: int = 10) -> str:
-        """The "Available Papers:" block for ``query``, or the seed's no-match message."""
+    async def resolve(self, query: str, max_results: int = 10) -> Answer:
+        """The "Available Papers:" block for ``query`` (or the seed's no-match message), and the papers as data."""
         plan = plan_query(query)
         logger.info("resolve-paper-id (%s): %s", plan.kind, plan.search_query or plan.arxiv_id)
         key = cache_key(kind=plan.kind, q=plan.search_query, id=str(plan.arxiv_id), n=max_results)
@@ -124,8 +126,8 @@ class PapersService:
                 f"Note: arXiv could not be reached ({exc.message}). These results come from the local "
                 f"library (papers seen earlier), not from a live arXiv search."
             )
-            return render_results(papers, note)
-        return render_results(papers) if papers else NO_RESULTS
+            return Answer(render_results(papers, note), resolve_result(papers, note))
+        return Answer(render_results(papers) if papers else NO_RESULTS, resolve_result(papers))
 
     def _search_online(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
         client = self.arxiv()
@@ -156,10 +158,24 @@ class PapersService:
     # -- query-paper --
 
     async def query(
-        self, raw_id: str, level: Level = "body", page: int = 1, progress: Progress | None = None
-    ) -> str:
-        """One page of the paper at ``level``; the header names the exact version used."""
+        self,
+        raw_id: str,
+        level: Level = "body",
+        page: int = 1,
+        progress: Progress | None = None,
+        *,
+        question: str | None = None,
+        section: str | None = None,
+        level_given: bool = True,
+    ) -> Answer:
+        """One page of the paper at ``level``, one ``section``, or the passages for ``question``.
+
+        The header names the exact version used. With ``question`` or ``section`` the level
+        defaults to "all" (``level_given`` says whether the caller chose one).
+        """
         aid = canonical_id(raw_id)
+        request = check_request(level, page, question, section, level_given)
+        level = request.level
         logger.info("query-paper arxiv:%s level=%s page=%d", aid.text, level, page)
         report = _increasing(progress) if progress is not None else _no_progress
         meta = await self._metadata(aid)
@@ -169,16 +185,19 @@ class PapersService:
             await report(_P_META / 2, _P_DONE, f"arxiv:{vid.text}: metadata ready")
             text = await self._full_text(vid, report)
         header = paper_header(meta, level, text.source_label if text is not None else None)
-        budget = int(self.settings.max_answer_tokens * CHARS_PER_TOKEN) - len(header) - _PAGE_HEADER_ALLOWANCE
-        pages = paginate(render_paper(meta, level, text), max(budget, 1000))
-        if page > len(pages):
-            raise ToolFailure(
-                ErrorCode.VALIDATION_ERROR,
-                f"page {page} is out of range: level {level!r} of arxiv:{vid.text} has {len(pages)} page(s)",
+        if text is not None and request.query is not None:
+            answer = await anyio.to_thread.run_sync(self.reader.query_answer, meta, request, header, text)
+        elif text is not None and request.section is not None:
+            answer = await anyio.to_thread.run_sync(self.reader.section_answer, meta, request, header, text)
+        else:
+            stored = text if text is not None else await anyio.to_thread.run_sync(self._cached_text, vid)
+            document = render_paper(meta, level, text)
+            answer = await anyio.to_thread.run_sync(
+                self.reader.level_answer, meta, request, header, document, stored
             )
         if level != "abstract":
             await report(_P_DONE, _P_DONE, f"arxiv:{vid.text}: done")
-        return render_page(header, pages, page, vid.text, level, self.settings.max_answer_tokens)
+        return answer
 
     async def _metadata(self, aid: ArxivId) -> PaperMeta:
         meta = await anyio.to_thread.run_sync(self.library.meta, aid)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_shared import env_float, env_url
+from mcp_shared import env_float, env_int, env_url
 
 DEFAULT_ARXIV_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_PDF_URL = "https://arxiv.org/pdf/"
@@ -27,6 +27,8 @@ DEFAULT_RETRY_BACKOFF_SECONDS = 3.0
 DEFAULT_MAX_PDF_MEGABYTES = 50.0
 # Claude Code caps a tool answer at about 25k tokens; stay below it with room to spare.
 DEFAULT_MAX_ANSWER_TOKENS = 20_000
+# query-paper's `query`: how many passages at most (they also share a budget of about 1,500 tokens).
+DEFAULT_MAX_PASSAGES = 5
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Settings:
     retry_backoff_seconds: float = DEFAULT_RETRY_BACKOFF_SECONDS
     max_pdf_bytes: int = int(DEFAULT_MAX_PDF_MEGABYTES * 1024 * 1024)
     max_answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
+    max_passages: int = DEFAULT_MAX_PASSAGES
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -69,4 +72,5 @@ class Settings:
             max_answer_tokens=int(
                 env_float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
             ),
+            max_passages=env_int(env, "PAPERS_MCP_MAX_PASSAGES", DEFAULT_MAX_PASSAGES, 1),
         )

@@ -1,0 +1,58 @@
+"""Name strings: the alias key, legal forms, business and institution words that decide a name's kind."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicons import lexicons
+
+__all__ = ["business_name", "has_legal_suffix", "key", "org_type", "strip_name"]
+
+_ABBREVIATED = re.compile(r"\b(?:Corp|Inc|Ltd|Co|Cos|Bros|Jr|Sr|St|Plc|Cia|Pty|Pte)\.$")
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[^\w\s&-]", " ", text.lower()).split()
+
+
+def strip_name(text: str) -> str:
+    """The name as it should be shown: no leading "the", possessive "'s" or edge punctuation."""
+    text = re.sub(r"(?i)^the\s+", "", text.strip())
+    text = re.sub(r"[’']s$", "", text)
+    abbreviated = _ABBREVIATED.search(text) is not None
+    text = text.strip(" ,;:-\"'()[]").lstrip("@#")
+    return text if abbreviated else text.rstrip(".")
+
+
+def key(text: str) -> str:
+    """Alias key: lower case, no punctuation, no legal form ("Microsoft Corp." -> "microsoft")."""
+    words = _words(text)
+    forms = lexicons().legal_forms
+    while len(words) > 1 and words[-1] in forms:
+        words.pop()
+    return " ".join(words)
+
+
+def has_legal_suffix(text: str) -> bool:
+    words = _words(text)
+    return len(words) > 1 and words[-1] in lexicons().legal_forms
+
+
+def business_name(text: str) -> bool:
+    """ "Mistral AI", "Scale AI", "Boston Dynamics Robotics": a multiword name ending in a business word."""
+    words = text.split()
+    return len(words) >= 2 and words[-1].lower() in lexicons().business_words and words[0][:1].isupper()
+
+
+def org_type(text: str) -> tuple[str, bool]:
+    """ "company" or "organization" for an ORG name, and whether a list (not a guess) decided it."""
+    lex = lexicons()
+    k = key(text)
+    if lex.known(k, "organization"):
+        return "organization", True
+    if lex.known(k, "company") or has_legal_suffix(text) or business_name(text):
+        return "company", True
+    words = set(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    if words & lex.institution_words:
+        return "organization", True
+    return "company", False
