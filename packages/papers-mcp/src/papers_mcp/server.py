@@ -23,6 +23,7 @@ from .descriptions import (
     RESOLVE_QUERY_PARAM,
     SECTION_PARAM,
 )
+from .fleet import connect_fleet
 from .passages import MAX_QUERY_CHARS
 from .reading import MAX_SECTION_CHARS
 from .results import QueryPaperResult, ResolvePaperResult
@@ -38,9 +39,16 @@ MAX_PAGE = 10_000
 
 
 def build_server(settings: Settings) -> GuardedMCPServer:
-    """A fresh server over ``settings``; nothing touches the network or the disk until a tool runs."""
-    service = PapersService(settings)
+    """A fresh server over ``settings``; nothing touches arXiv or the disk until a tool runs.
+
+    Raises:
+        SettingsError: ``redis_url`` is set and Redis cannot be reached (CONFIGURATION_ERROR).
+    """
+    fleet = connect_fleet(settings)
+    service = PapersService(settings, fleet)
     server = GuardedMCPServer("papers-mcp", version=version("papers-mcp"), instructions=INSTRUCTIONS)
+    if fleet is not None:
+        server.readiness_checks["redis"] = fleet.store.ping
 
     @server.tool(name="resolve-paper-id", description=RESOLVE_PAPER_ID, annotations=ARXIV_READ_ONLY)
     async def resolve_paper_id(

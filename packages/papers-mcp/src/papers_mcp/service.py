@@ -11,6 +11,10 @@ arXiv, then the text from the library, else from the routes in order:
 An HTML conversion that LaTeXML itself marks as degraded (``html_quality``) gives way to the PDF;
 it is kept when the PDF cannot be had or converted. The ``arxiv`` client (requests, lxml) and the
 HTML renderer are imported on first use, not at start-up.
+
+In a fleet (``fleet.SharedLibrary``) the library and the gate are shared: metadata and text
+come from this replica's library, else the fleet's, else arXiv through the fleet-wide gate;
+one replica reads a paper (HTML or PDF) under a lease while the others wait for its text.
 """
 
 from __future__ import annotations
@@ -26,7 +30,15 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from mcp_shared import ErrorCode, ToolFailure, TTLStatsCache, cache_key
+from mcp_shared import (
+    ErrorCode,
+    LeaseWaitTimeout,
+    RedisUnavailable,
+    ToolFailure,
+    TTLStatsCache,
+    cache_key,
+    produce_once,
+)
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
 from .fulltext import EXTRACTOR_VERSION, SOURCES, PaperText, extract_paper_text
@@ -42,6 +54,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from .arxiv_api import ArxivClient
+    from .fleet import SharedLibrary
     from .latexml import LatexmlPage
 
 __all__ = ["PapersService", "Progress"]
@@ -79,9 +92,10 @@ def _increasing(report: Progress) -> Progress:
 class PapersService:
     """resolve-paper-id and query-paper over one arXiv client and one local library."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, fleet: SharedLibrary | None = None) -> None:
         self.settings = settings
         self.library = Library(settings.home)
+        self.fleet = fleet
         self._arxiv: ArxivClient | None = None
         self._arxiv_lock = threading.Lock()
         # Agents repeat searches; arXiv asks for restraint. Failures are never cached.
@@ -97,7 +111,7 @@ class PapersService:
             if self._arxiv is None:
                 from .arxiv_api import ArxivClient  # lazy: requests + lxml cost start-up time
 
-                self._arxiv = ArxivClient(self.settings)
+                self._arxiv = ArxivClient(self.settings, self.fleet.gate if self.fleet is not None else None)
             return self._arxiv
 
     # -- resolve-paper-id --
@@ -145,6 +159,8 @@ class PapersService:
         except (ToolFailure, sqlite3.Error):
             # arXiv answered; a library that cannot record it must not hide the answer.
             logger.warning("could not record search results in the local library", exc_info=True)
+        if self.fleet is not None:
+            self.fleet.remember(papers)
         return papers
 
     def _search_library(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
@@ -203,6 +219,11 @@ class PapersService:
         meta = await anyio.to_thread.run_sync(self.library.meta, aid)
         if meta is not None and meta.arxiv_id.version is not None:
             return meta
+        if self.fleet is not None:
+            shared = await anyio.to_thread.run_sync(self.fleet.meta, aid)
+            if shared is not None and shared.arxiv_id.version is not None:
+                await anyio.to_thread.run_sync(self.library.remember, [shared])
+                return shared
         meta = await anyio.to_thread.run_sync(self.arxiv().lookup, aid)
         if meta is None:
             raise ToolFailure(
@@ -212,6 +233,8 @@ class PapersService:
         if meta.arxiv_id.version is None:
             raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"arXiv sent no version for arxiv:{aid.text}")
         await anyio.to_thread.run_sync(self.library.remember, [meta])
+        if self.fleet is not None:
+            await anyio.to_thread.run_sync(self.fleet.remember, [meta])
         return meta
 
     async def _full_text(self, vid: ArxivId, report: Progress) -> PaperText:
@@ -219,41 +242,97 @@ class PapersService:
             cached = await anyio.to_thread.run_sync(self._cached_text, vid)
             if cached is not None:
                 return cached
-            page = await self._html_text(vid, report)
-            if page is None:
-                return await self._pdf_text(vid, report)
-            reasons = degraded_reasons(page.signals)
-            if not reasons:
-                await self._store(vid, page.text)
-                await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: read the {page.text.source_label} page")
-                return page.text
-            why = "; ".join(reasons)
-            logger.warning(
-                "arxiv:%s: the %s conversion is degraded (%s); trying the PDF",
-                vid.text,
-                page.text.source_label,
-                why,
-            )
-            await report(
-                _P_META + 3,
-                _P_DONE,
-                f"arxiv:{vid.text}: the HTML conversion is degraded ({why}); reading the PDF",
-            )
-            try:
-                return await self._pdf_text(vid, report)
-            except ToolFailure as exc:
-                if exc.code not in (ErrorCode.RESOURCE_ERROR, ErrorCode.DATA_FORMAT_ERROR):
-                    raise
-                from .arxiv_api import NoPdf
+            if self.fleet is not None:
+                shared = await self._fleet_text(self.fleet, vid, report)
+                if shared is not None:
+                    return shared
+            return await self._read_paper(vid, report)
 
-                logger.warning(
-                    "arxiv:%s: keeping the degraded HTML, the PDF failed: %s", vid.text, exc.message
-                )
-                if isinstance(exc, NoPdf) or exc.code == ErrorCode.DATA_FORMAT_ERROR:
-                    await self._store(
-                        vid, page.text
-                    )  # no PDF to come back for; a transient failure is retried
-                return page.text
+    async def _read_paper(self, vid: ArxivId, report: Progress) -> PaperText:
+        """Read the paper from its routes (HTML, ar5iv, PDF) and store it (caller holds the paper lock)."""
+        page = await self._html_text(vid, report)
+        if page is None:
+            return await self._pdf_text(vid, report)
+        reasons = degraded_reasons(page.signals)
+        if not reasons:
+            await self._store(vid, page.text)
+            await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: read the {page.text.source_label} page")
+            return page.text
+        why = "; ".join(reasons)
+        logger.warning(
+            "arxiv:%s: the %s conversion is degraded (%s); trying the PDF",
+            vid.text,
+            page.text.source_label,
+            why,
+        )
+        await report(
+            _P_META + 3,
+            _P_DONE,
+            f"arxiv:{vid.text}: the HTML conversion is degraded ({why}); reading the PDF",
+        )
+        try:
+            return await self._pdf_text(vid, report)
+        except ToolFailure as exc:
+            if exc.code not in (ErrorCode.RESOURCE_ERROR, ErrorCode.DATA_FORMAT_ERROR):
+                raise
+            from .arxiv_api import NoPdf
+
+            logger.warning("arxiv:%s: keeping the degraded HTML, the PDF failed: %s", vid.text, exc.message)
+            if isinstance(exc, NoPdf) or exc.code == ErrorCode.DATA_FORMAT_ERROR:
+                await self._store(vid, page.text)  # no PDF to come back for; a transient failure is retried
+            return page.text
+
+    async def _fleet_text(self, fleet: SharedLibrary, vid: ArxivId, report: Progress) -> PaperText | None:
+        """The fleet's text of ``vid``, read by exactly one replica (this one, or another it waits for).
+
+        None when Redis cannot coordinate: the caller reads the paper here (arXiv requests then
+        need the fleet's gate, and fail with its RESOURCE_ERROR; a PDF in the local library converts).
+        """
+        version = _shared_version()
+
+        async def read_shared() -> PaperText | None:
+            data = await anyio.to_thread.run_sync(fleet.read_text, vid, version)
+            if data is None:
+                return None
+            try:
+                text = PaperText.from_dict(data)
+            except ValueError:
+                return None
+            await self._store(vid, text)  # this replica's own copy
+            return text
+
+        async def produce() -> PaperText:
+            text = await self._read_paper(vid, report)
+            # Share only what this replica kept: a degraded page kept after a transient PDF failure is
+            # not stored (the next call tries the PDF again), so it is not shared either.
+            if await anyio.to_thread.run_sync(self._cached_text, vid) is not None:
+                await anyio.to_thread.run_sync(fleet.write_text, vid, version, text.to_dict())
+            return text
+
+        async def on_wait() -> None:
+            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: another replica is reading it; waiting")
+
+        try:
+            text, produced = await produce_once(
+                fleet.lease(vid),
+                read_shared,
+                produce,
+                max_wait=self.settings.lease_wait_seconds,
+                on_wait=on_wait,
+            )
+        except LeaseWaitTimeout as exc:
+            raise ToolFailure(
+                ErrorCode.RESOURCE_ERROR,
+                f"another replica has been reading arxiv:{vid.text} for over "
+                f"{self.settings.lease_wait_seconds:g} s; try again in a few minutes",
+            ) from exc
+        except RedisUnavailable:
+            logger.warning(
+                "arxiv:%s: the fleet cannot coordinate (Redis unavailable); working alone", vid.text
+            )
+            return None
+        logger.info("arxiv:%s: %s", vid.text, "read here" if produced else "read by another replica")
+        return text
 
     def _cached_text(self, vid: ArxivId) -> PaperText | None:
         """The stored text from the first route that has one, at its extractor's current version."""
@@ -351,6 +430,13 @@ class PapersService:
         with self.library.atomic_file(self.library.pdf_path(vid)) as sink:
             size = self.arxiv().download_pdf(vid, sink, on_bytes)
         logger.info("stored the PDF of arxiv:%s (%d bytes)", vid.text, size)
+
+
+def _shared_version() -> str:
+    """The version of a shared text: both extractors' versions, so a change to either re-reads the paper."""
+    from .latexml import HTML_EXTRACTOR_VERSION
+
+    return f"{EXTRACTOR_VERSION}-{HTML_EXTRACTOR_VERSION}"
 
 
 def _page_progress(report: Progress, vid: ArxivId) -> Callable[[int, int], None] | None:
