@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .entity.aliases import Index, canonical_name, group_mentions
+from .entity.company_spans import company_spans, of_place_names
+from .entity.described import described_names
 from .entity.lexicons import relation_grammar
 from .entity.mentions import Mention, ner_mentions, tech_mentions
 from .entity.relations import Edge, sentence_relations
@@ -110,13 +112,17 @@ def extract_entities(
 
     ``doc`` is the parse of ``prepare_text(source_text)``; evidence is cut from ``source_text``.
     """
-    original = source_text if source_text is not None and len(source_text) == len(doc.text) else doc.text
+    parsed = doc.text  # Doc.text joins every token anew on each access: read it once
+    original = source_text if source_text is not None and len(source_text) == len(parsed) else parsed
     started = time.perf_counter()
     wanted = normalise_entity_types(entity_types)
     mentions, doubtful = ner_mentions(doc)
+    mentions, doubtful = company_spans(doc, mentions, doubtful)
+    mentions, doubtful = described_names(doc, mentions, doubtful)
+    mentions = of_place_names(doc, mentions)
     taken = {i for m in mentions for i in range(m.start, m.end)}
-    mentions += tech_mentions(doc, taken)
-    index = Index(doc, mentions, doubtful)
+    mentions += tech_mentions(doc, taken, parsed)
+    index = Index(doc, mentions, doubtful, parsed)
     raw_edges: list[Edge] = []
     if extract_relations:
         for sent in doc.sents:

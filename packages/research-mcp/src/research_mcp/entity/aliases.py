@@ -7,13 +7,13 @@ also turns a proper noun the NER missed into a mention when a relation needs it.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .lexicons import lexicons
+from .acronyms import join_acronyms
+from .lexicons import english_words, lexicons
 from .mentions import Mention, is_sentence_initial_common_word, propn_span
 from .names import has_legal_suffix, key, org_type, strip_name
 
@@ -32,8 +32,11 @@ class Group:
 class Index:
     """Mentions of one document, grouped into entities by alias."""
 
-    def __init__(self, doc: Doc, mentions: list[Mention], doubtful: Sequence[Mention] = ()) -> None:
+    def __init__(
+        self, doc: Doc, mentions: list[Mention], doubtful: Sequence[Mention] = (), text: str | None = None
+    ) -> None:
         self.doc = doc
+        self.text = doc.text if text is None else text  # Doc.text is rebuilt from the tokens on every access
         self.doubtful = {i: m for m in doubtful for i in range(m.start, m.end)}
         self.mentions = mentions
         self.by_token: dict[int, Mention] = {}
@@ -41,6 +44,15 @@ class Index:
             for i in range(m.start, m.end):
                 self.by_token[i] = m
         self.groups: list[Group] = []
+
+    def add(self, mention: Mention, *, new_group: bool = False) -> None:
+        """Record a mention found after the NER pass (in a group of its own when grouping is done)."""
+        self.mentions.append(mention)
+        for i in range(mention.start, mention.end):
+            self.by_token[i] = mention
+        if new_group:
+            mention.group = len(self.groups)
+            self.groups.append(Group(mentions=[mention]))
 
     def mention_for(self, tok: Token) -> tuple[Mention, bool] | None:
         """The mention covering ``tok``; an un-tagged proper noun becomes a new mention (flagged False)."""
@@ -96,23 +108,8 @@ def group_mentions(index: Index) -> None:
         words = alias.split()
         if m.type == "person" and len(words) >= 2:
             persons_by_last.setdefault(words[-1], set()).add(gid)
-    # "International Business Machines (IBM)": the acronym joins the long name, tagged or not
-    text = index.doc.text
-    for m in ordered:
-        acronym = _ACRONYM_AFTER.match(text, m.char_end)
-        if acronym is None or (m.type in {"person", "location"} and m.label != "ORG"):
-            continue
-        short = acronym.group(1)
-        initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", m.text) if w[0].isupper())
-        if initials.upper() != short.upper().rstrip("S"):
-            continue
-        target = groups.get(key(short))
-        if target is None:
-            target = _acronym_mention(index, acronym.start(1), acronym.end(1), m)
-            if target is None:
-                continue
-            groups[key(short)] = target
-        merge(index, into=m.group, other=target)
+    # "International Business Machines (IBM)", "IBM (International Business Machines)", "..., or IBM,"
+    join_acronyms(index, groups)
     # "Ortega" after "Maria Ortega": a lone surname joins the only person with that surname, and is a
     # person whatever the NER called it (never a new company), unless its form says company
     for m in ordered:
@@ -125,25 +122,36 @@ def group_mentions(index: Index) -> None:
         if len(candidates) == 1:
             m.type, m.strong_type = "person", False
             merge(index, into=next(iter(candidates)), other=m.group)
+    _surnames_the_ner_missed(index, persons_by_last)
 
 
-_ACRONYM_AFTER = re.compile(r"\s*\(\s*([A-Z][A-Za-z&.]{1,9})\s*\)")
-
-
-def _acronym_mention(index: Index, start: int, end: int, long: Mention) -> int | None:
-    """A new mention (and group) for an acronym the NER did not tag, typed like its long name."""
-    span = index.doc.char_span(start, end, alignment_mode="contract")
-    if span is None or len(span) == 0 or any(i in index.by_token for i in range(span.start, span.end)):
-        return None
-    mention = Mention(
-        span.start, span.end, span.text, long.type, long.label, start, end, False, long.strong_type
-    )
-    index.mentions.append(mention)
-    for i in range(span.start, span.end):
-        index.by_token[i] = mention
-    mention.group = len(index.groups)
-    index.groups.append(Group(mentions=[mention]))
-    return mention.group
+def _surnames_the_ner_missed(index: Index, persons_by_last: dict[str, set[int]]) -> None:
+    """ "Andrew Sant ... Sant migrated": a lone surname the NER left untagged, or held back as a
+    sentence's first word, is a mention of the only person with that surname."""
+    surnames = {last: next(iter(g)) for last, g in persons_by_last.items() if len(g) == 1}
+    if not surnames:
+        return
+    words = english_words(index.doc.vocab)
+    for tok in index.doc:
+        gid = surnames.get(tok.lower_)
+        if gid is None or tok.i in index.by_token or not tok.text[:1].isupper() or tok.is_upper:
+            continue
+        first = min(m.start for m in index.groups[gid].mentions) if index.groups[gid].mentions else tok.i
+        if tok.i < first:
+            continue  # a surname is read back only after the full name
+        held = index.doubtful.get(tok.i)
+        if held is not None and (held.start, held.end) != (tok.i, tok.i + 1):
+            continue
+        if held is None and tok.pos_ != "PROPN" and tok.lower_ in words:
+            continue  # "... Share on Google Plus": an ordinary word the tagger does not call a name
+        index.doubtful.pop(tok.i, None)
+        mention = Mention(
+            tok.i, tok.i + 1, tok.text, "person", held.label if held else "PROPN",
+            tok.idx, tok.idx + len(tok.text), held is not None, False,
+        )  # fmt: skip
+        index.add(mention)
+        mention.group = gid
+        index.groups[gid].mentions.append(mention)
 
 
 def merge(index: Index, *, into: int, other: int) -> None:

@@ -14,7 +14,19 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-__all__ = ["Lexicons", "RelationGrammar", "lexicons", "read_lines", "relation_grammar"]
+__all__ = [
+    "Lexicons",
+    "RelationGrammar",
+    "english_words",
+    "lexicons",
+    "read_lines",
+    "register_word_index",
+    "relation_grammar",
+]
+
+# id(vocab) -> the pipeline's lemmatizer lookups (whose "lemma_index" table is WordNet's word index)
+_WORD_INDEX_SOURCES: dict[int, Any] = {}
+_WORD_INDEX: dict[int, frozenset[str]] = {}
 
 
 def read_lines(name: str) -> list[str]:
@@ -34,6 +46,35 @@ def _table(name: str) -> dict[str, str]:
     return out
 
 
+def register_word_index(nlp: Any) -> None:
+    """Remember where a loaded pipeline keeps its English word index (read on first use)."""
+    if "lemmatizer" in nlp.pipe_names:
+        lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None)
+        if lookups is not None and lookups.has_table("lemma_index"):
+            _WORD_INDEX_SOURCES[id(nlp.vocab)] = lookups
+
+
+def english_words(vocab: Any) -> frozenset[str]:
+    """Lower-case English nouns, verbs, adjectives and adverbs, from the pipeline's own lemmatizer data.
+
+    spaCy's English lemmatizer ships WordNet's word index (about 78k words); a capitalised word
+    found there may be an ordinary word ("Revenue", "Project", "Funding Date"), one not found
+    there is a name ("Casey", "Baumgarten"). Empty when the pipeline has no such table or was
+    not loaded through ``research_mcp.nlp.load_nlp`` (which registers it).
+    """
+    key = id(vocab)
+    words = _WORD_INDEX.get(key)
+    if words is None:
+        lookups = _WORD_INDEX_SOURCES.get(key)
+        found: set[str] = set()
+        if lookups is not None:
+            table = lookups.get_table("lemma_index")
+            for pos in ("noun", "verb", "adj", "adv"):
+                found.update(table.get(pos, ()))
+        words = _WORD_INDEX[key] = frozenset(found)
+    return words
+
+
 @dataclass(frozen=True)
 class Lexicons:
     """Name lists for typing mentions (all lower case unless said)."""
@@ -42,6 +83,10 @@ class Lexicons:
     institution_words: frozenset[str]
     business_words: frozenset[str]
     legal_forms: frozenset[str]
+    central_banks: frozenset[str]
+    group_nouns: dict[
+        str, str
+    ]  # descriptor noun -> the type of the names after it  # alias keys of central banks named without an institutional word
     tech_terms: tuple[str, ...]  # as written
     tech_canonical: dict[str, str]  # lower-case term -> canonical name
     acronym_terms: frozenset[str]  # capitalised one-word terms, matched as written
@@ -66,6 +111,10 @@ def lexicons() -> Lexicons:
         institution_words=_words("institution_words.txt"),
         business_words=_words("business_words.txt"),
         legal_forms=_words("legal_forms.txt"),
+        group_nouns=_table("group_nouns.tsv"),
+        central_banks=frozenset(
+            " ".join(re.sub(r"[^\w\s&-]", " ", w).split()) for w in _words("central_banks.txt")
+        ),
         tech_terms=terms,
         tech_canonical=canonical,
         acronym_terms=frozenset(t for t in terms if any(c.isupper() for c in t) and " " not in t),

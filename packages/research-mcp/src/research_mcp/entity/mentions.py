@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .lexicons import lexicons
-from .names import business_name, has_legal_suffix, key, org_type, strip_name
+from .lexicons import english_words, lexicons
+from .names import business_name, has_legal_suffix, institution_head, key, org_type, public_bank, strip_name
 from .places import CITY_OVER_ORG, CITY_OVER_PERSON, is_place, place_kind
 from .spans import name_spans
 
@@ -55,12 +55,19 @@ class Mention:
 
 
 def is_sentence_initial_common_word(span: Span) -> bool:
-    """ "Despite", "Revenue", "Analysts" at the start of a sentence are capitalised words, not names."""
+    """ "Despite", "Revenue", "Analysts" at the start of a sentence are capitalised words, not names.
+
+    A lone first word is doubtful when it is a stop word, or an English word (the model's word
+    index) that the tagger does not call a proper noun: "Casey is ...", "Baumgarten most recently
+    ..." are names the tagger got wrong, "Revenue rose" is not.
+    """
     first = span[0]
     if not first.is_sent_start:
         return False
     if len(span) == 1:
-        return first.pos_ != "PROPN" or first.is_stop or first.text.lower() in {"today", "yesterday"}
+        if first.is_stop or first.lower_ in {"today", "yesterday"}:
+            return True
+        return first.pos_ != "PROPN" and (first.lower_ in english_words(span.doc.vocab) or not first.is_alpha)
     return first.pos_ not in {"PROPN", "NUM"} and first.is_stop
 
 
@@ -88,6 +95,8 @@ def mention_type(text: str, label: str, handle: bool = False) -> tuple[str, bool
     known = lex.known_types.get(k)
     if known is not None:
         return known, True
+    if label in {"ORG", "PERSON"} and (public_bank(text) or institution_head(text)):
+        return "organization", True
     if has_legal_suffix(text) or business_name(text):
         return "company", True
     base = LABEL_TYPES[label]
@@ -107,12 +116,53 @@ def mention_type(text: str, label: str, handle: bool = False) -> tuple[str, bool
     return base, False
 
 
+# words that make what follows a common noun phrase, not a name ("each Funding Date", "an Event of Default")
+_QUANTIFIERS = {
+    "a", "an", "any", "each", "every", "no", "such", "this", "that", "these", "those", "its", "their",
+    "our", "your", "his", "her", "all", "other", "another", "certain", "which",
+}  # fmt: skip
+
+
+def _no_sign_of_a_name(span: Span, text: str, words: frozenset[str]) -> bool:
+    """An ORG guess with nothing of a name about it: after a quantifier ("each Loan Document"), or made
+    only of ordinary English words with no place or nationality in it ("the Project", "Funding Date",
+    "Leadership Team"). A single such word without an article ("pay Bank") is used as a name.
+
+    A name's own evidence (a legal form, a business word such as News or Airlines, a known name) is
+    checked before this; all-capital acronyms and words the word index lacks ("Stratasys") pass.
+    """
+    doc = span.doc
+    before = doc[span.start - 1] if span.start > 0 else None
+    after = doc[span.end] if span.end < len(doc) else None
+    heads_its_phrase = after is None or after.pos_ not in {"NOUN", "PROPN"}  # not "a Reuters poll"
+    first = span[0] if span[0].lower_ in _QUANTIFIERS else before
+    if (
+        heads_its_phrase
+        and first is not None
+        and first.lower_ in _QUANTIFIERS
+        and first.tag_ in {"DT", "PRP$"}
+    ):
+        return True
+    tokens = [t for t in span if t.is_alpha]
+    if not tokens or any(t.is_upper and len(t.text) > 1 for t in tokens):
+        return False
+    if len(span) == 1 and not span[0].is_sent_start:
+        if before is None or before.tag_ not in {"DT", "PRP$"}:
+            return False  # "Borrower will pay Bank": a common noun without an article is used as a name
+        if before.text == "The" and not before.is_sent_start:
+            return False  # "For The Times": a capital "The" mid-sentence belongs to the name
+    if any(t.lower_ not in words or place_kind(t.text) is not None for t in tokens):
+        return False
+    return place_kind(text) is None
+
+
 def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
     """NER mentions kept, and those dropped as sentence-initial common words (a relation may revive them)."""
     lex = lexicons()
     mentions: list[Mention] = []
     dropped: list[Mention] = []
     capitalised_inside = {t.text for t in doc if not t.is_sent_start and t.text[:1].isupper()}
+    words = english_words(doc.vocab)
     for ent in doc.ents:
         if ent.label_ not in LABEL_TYPES:
             continue
@@ -132,8 +182,14 @@ def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
             doubtful = is_sentence_initial_common_word(span)
             if doubtful and (known in {"company", "product"} or text in capitalised_inside):
                 doubtful = False  # "Slack ... Slack's shares": the name also appears mid-sentence
-            handle = span.start_char > 0 and doc.text[span.start_char - 1] in "@#"
+            handle = (
+                span.start > 0
+                and doc[span.start - 1].text in {"@", "#"}
+                and not doc[span.start - 1].whitespace_
+            )
             etype, strong = mention_type(text, ent.label_, handle)
+            if etype == "company" and not strong and _no_sign_of_a_name(span, text, words):
+                doubtful = True  # "each Funding Date", "the Loan Supplement", "Leadership Team"
             mention = Mention(
                 span.start, span.end, text, etype, ent.label_, span.start_char, span.end_char, True, strong
             )
@@ -141,11 +197,11 @@ def ner_mentions(doc: Doc) -> tuple[list[Mention], list[Mention]]:
     return mentions, dropped
 
 
-def tech_mentions(doc: Doc, taken: set[int]) -> list[Mention]:
+def tech_mentions(doc: Doc, taken: set[int], text: str | None = None) -> list[Mention]:
     """Technology terms from the lexicon over tokens no other mention holds."""
     lex = lexicons()
     out: list[Mention] = []
-    for match in lex.tech_pattern.finditer(doc.text):
+    for match in lex.tech_pattern.finditer(doc.text if text is None else text):
         surface = match.group(0)
         lowered = surface.lower()
         if surface in lex.acronym_terms or surface.upper() == surface:

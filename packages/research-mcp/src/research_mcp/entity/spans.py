@@ -14,15 +14,17 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from .lexicons import lexicons, read_lines
+from .lexicons import english_words, lexicons, read_lines
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
-__all__ = ["descriptors", "is_descriptor_only", "name_spans"]
+__all__ = ["INNER_FORMS", "descriptors", "is_descriptor_only", "name_spans", "time_words"]
 
 _SEPARATORS = {":", "|", "–", "—", "/", ";", "(", ")", "[", "]", "•", "·", "«", "»", '"', "“", "”"}
 _COORDINATORS = {"and", "&", ",", "or"}
+# legal-form words that also stand inside a name ("Trust Co Ltd", "Group Holdings", "Company of Merchants")
+INNER_FORMS = {"co", "company", "group", "holdings", "corporation", "limited"}
 _NAME_TAGS = {"NNP", "NNPS"}
 _VERB_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "MD", "IN", "WDT", "WP"}
 
@@ -34,7 +36,7 @@ def descriptors() -> frozenset[str]:
 
 
 @functools.cache
-def _time_words() -> tuple[frozenset[str], frozenset[str]]:
+def time_words() -> tuple[frozenset[str], frozenset[str]]:
     """(words that may stand at a name's edge only by mistake, words that are never a name on their own)."""
     abbreviations = {d.lower() for d in calendar.day_abbr} | {m.lower() for m in calendar.month_abbr if m}
     full = {d.lower() for d in calendar.day_name} | {m.lower() for m in calendar.month_name if m}
@@ -63,6 +65,17 @@ def _pieces(span: Span) -> list[Span]:
     doc = span.doc
     for tok in span:
         cut = _is_separator(tok)
+        if (
+            not cut
+            and tok.i > start
+            and _word(doc[tok.i - 1]) in forms - INNER_FORMS
+            and doc[tok.i - 1].text[:1].isupper()
+            and tok.text[:1].isupper()
+            and _word(tok) not in forms
+        ):
+            out.append(doc[start : tok.i])  # "Wal-Mart Stores Inc China Resources", "Inc Earnings Call"
+            start = tok.i
+            continue
         if not cut and tok.lower_ in _COORDINATORS and tok.i > start:
             before = doc[tok.i - 1]
             after = doc[tok.i + 1] if tok.i + 1 < span.end else None
@@ -84,14 +97,19 @@ def _pieces(span: Span) -> list[Span]:
 
 def _trim(piece: Span, label: str) -> Span | None:
     titles = descriptors()
-    edge_time, _ = _time_words()
+    edge_time, _ = time_words()
     doc = piece.doc
     start, end = piece.start, piece.end
+
+    words = english_words(doc.vocab)
 
     def droppable_lead(tok: Token) -> bool:
         word = _word(tok)
         if word in titles or word in edge_time or tok.lower_ in _COORDINATORS or tok.is_punct:
             return True
+        following = doc[tok.i + 1]
+        if tok.is_upper and len(tok.text) > 4 and tok.lower_ in words and not following.is_upper:
+            return True  # "SOURCE International Finance Corporation": a shouted word before the name
         if label == "PERSON" and tok.tag_ not in _NAME_TAGS and tok.is_alpha:
             return True  # "Analysts Kestrel", "Bringing Doxim": a common word is not a first name
         return tok.tag_ in _VERB_TAGS and bool(tok.is_sent_start)
@@ -116,13 +134,13 @@ def _trim(piece: Span, label: str) -> Span | None:
 def is_descriptor_only(span: Span) -> bool:
     """ "CFO", "Founder & CEO", "Sun, Jul 31, 2016": titles, dates and punctuation only."""
     titles = descriptors()
-    _, time_words = _time_words()
+    _, all_time_words = time_words()
     return all(
         tok.is_punct
         or tok.like_num
         or tok.lower_ in _COORDINATORS
         or _word(tok) in titles
-        or _word(tok) in time_words
+        or _word(tok) in all_time_words
         or re.fullmatch(r"\d+(?:st|nd|rd|th)?", tok.lower_) is not None
         for tok in span
     )
