@@ -11,6 +11,9 @@ setup:
 	$(UV) sync --frozen
 
 test: setup
+	@missing=""; command -v redis-server >/dev/null 2>&1 || missing="redis-server"; \
+	 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing="$$missing haproxy"; \
+	 if [ -n "$$missing" ]; then echo "make test: NOTE:$$missing not found, so the fleet tests (tests/test_fleet*.py) will be skipped; install with: apt-get install -y redis-server haproxy (bash .ci/run does)"; fi
 	$(RUN) pytest
 
 lint: setup

@@ -18,6 +18,7 @@ from mcp import Client
 sys.path.insert(0, str(Path(__file__).parent))
 
 from support.arxiv_replay import Replay, serve_replay
+from support.fleet import INSTALL_HINT, RedisServer, missing_binaries, redis_server
 from support.servers import fixtures_dir, server_client
 
 
@@ -46,6 +47,28 @@ def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
     """The replay arXiv on 127.0.0.1 (real HTTP, real recorded data), one per test module."""
     with serve_replay(arxiv_fixtures) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def fleet_binaries() -> None:
+    """The system binaries the fleet tests run for real: redis-server and haproxy.
+
+    Missing: under CI the tests fail; elsewhere they are reported as skipped, with the reason, at the end of
+    ``make test`` (never a silent pass).
+    """
+    missing = missing_binaries()
+    if missing:
+        message = f"{' and '.join(missing)} not found: the fleet tests need a real one; {INSTALL_HINT}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture
+def redis(fleet_binaries: None) -> Iterator[RedisServer]:
+    """A real redis-server on a free 127.0.0.1 port, empty, stopped after the test."""
+    with redis_server() as server:
+        yield server
 
 
 ClientFactory = Callable[..., AbstractAsyncContextManager[Client]]

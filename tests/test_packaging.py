@@ -22,7 +22,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
 
 
 def test_papers_wheel_needs_no_spacy(built: dict[str, set[str]]) -> None:
-    assert built["papers-mcp"] == {"mcp-shared", "arxiv", "pymupdf", "pymupdf4llm"}
+    # lxml since issue 13: the HTML (LaTeXML) route parses arXiv's pages with it (arxiv already needed it).
+    assert built["papers-mcp"] == {"mcp-shared", "arxiv", "pymupdf", "pymupdf4llm", "lxml"}
 
 
 def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) -> None:
@@ -37,4 +38,5 @@ def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) ->
 
 
 def test_shared_wheel_is_light(built: dict[str, set[str]]) -> None:
-    assert built["mcp-shared"] == {"mcp", "cachetools"}
+    # redis (redis-py, pure Python) since issue 11: the fleet's shared state; imported only with a Redis URL.
+    assert built["mcp-shared"] == {"mcp", "cachetools", "redis"}

@@ -1,4 +1,4 @@
-"""source-rate throughput on the 981 evaluation URLs, against the suffix-rules baseline in this process.
+"""source-rate throughput on the evaluation URLs, against the suffix-rules baseline in this process.
 
 The first rating loads the shipped domain lists (timed apart); then the best of five passes for each.
 """

@@ -1,10 +1,11 @@
-"""source-rate on ~1,000 real URLs labelled by third parties, against a suffix-rules baseline.
+"""source-rate on ~1,060 real URLs labelled by third parties, against a suffix-rules baseline.
 
 The cases (``data/sources_cases.tsv``, provenance and mapping rules in ``data/sources_cases.md``)
 carry seed 004's A-E grade as a third party labelled them: Citizen Lab's censorship test lists
 (news media, hosting/blogging, media sharing, social networking, government), Media Bias/Fact
-Check's credibility ratings, Wikipedia's perennial-sources list, UT1's fake-news category and a
-webometrics list of universities. Nothing here was labelled by research-mcp.
+Check's credibility ratings, Wikipedia's perennial-sources list, UT1's fake-news category, a
+webometrics list of universities and awesome-uses' personal sites. Nothing here was labelled by
+research-mcp.
 
 The baseline is what a few lines of code give: an academic or government suffix (``.edu``,
 ``.ac.*``, ``.gov``, ``.gouv.*``...) is A, everything else E.

@@ -286,3 +286,83 @@ def test_copula_appositive_and_partnership_nouns(
 )
 def test_negated_role_nouns_give_no_edge(nlp: Language, text: str) -> None:
     assert run(nlp, text)["edges"] == []
+
+
+def _entity(result: dict[str, Any], name: str) -> dict[str, Any]:
+    found = [e for e in result["entities"] if e["name"] == name or name in e["aliases"]]
+    assert len(found) == 1, f"{name!r} in {[(e['name'], e['aliases']) for e in result['entities']]}"
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The rules were drafted by the Organisation for Maritime Safety (OMS), which meets in London. "
+        "OMS said it would review them.",
+        "OMS (Organisation for Maritime Safety) said on Monday that it would review the rules. OMS meets in London.",
+        "The Organisation for Maritime Safety, or OMS, drafted the rules. OMS meets in London.",
+    ],
+)
+def test_an_acronym_defined_in_any_shape_joins_its_long_form_with_its_later_uses(
+    nlp: Language, text: str
+) -> None:
+    result = run(nlp, prepare_text(text), relations=False)
+    entity = _entity(result, "OMS")
+    assert "Organisation for Maritime Safety" in {entity["name"], *entity["aliases"]}
+    assert entity["type"] == "organization"
+    assert entity["mentions"] == 3  # the long form, the definition and the later bare use
+    assert [e["name"] for e in result["entities"]].count("OMS") == 1
+
+
+def test_names_after_a_plural_descriptor_are_each_a_name_of_its_type(nlp: Language) -> None:
+    people = names(run(nlp, "Analysts Kestrel and Vantage expect the shares to rise.", relations=False))
+    assert people == {"Kestrel": "person", "Vantage": "person"}
+    firms = names(run(nlp, "The losses hit insurers Hannover Re and Swiss Re hardest.", relations=False))
+    assert firms == {"Hannover Re": "company", "Swiss Re": "company"}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Shares of Zurich Re fell after the insurer reported losses.", "Zurich Re"),
+        ("Hannover Re and Swiss Re raised prices.", "Hannover Re"),
+        ("Hannover Re and Swiss Re raised prices.", "Swiss Re"),
+        ("Acme Cos said net income rose.", "Acme Cos"),
+        ("Passengers of Malaysia Airlines were rebooked.", "Malaysia Airlines"),
+    ],
+)
+def test_a_place_or_name_closed_by_a_legal_form_or_business_word_is_a_company(
+    nlp: Language, text: str, name: str
+) -> None:
+    found = names(run(nlp, text, relations=False))
+    assert found.get(name) == "company", found
+    assert not any(other != name and other in name for other in found), (
+        f"a piece of {name!r} kept apart: {found}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("The Swiss National Bank kept its rates unchanged.", "Swiss National Bank"),
+        ("The Bank of Japan bought more bonds.", "Bank of Japan"),
+        ("The Reserve Bank of India cut rates.", "Reserve Bank of India"),
+        (
+            "The Ohio Department of Natural Resources approved the plan.",
+            "Ohio Department of Natural Resources",
+        ),
+    ],
+)
+def test_central_banks_and_public_bodies_are_organizations(nlp: Language, text: str, name: str) -> None:
+    assert names(run(nlp, text, relations=False)).get(name) == "organization"
+
+
+def test_commercial_banks_named_after_a_place_stay_companies(nlp: Language) -> None:
+    found = names(run(nlp, "Bank of America and Bank of China reported profits.", relations=False))
+    assert found.get("Bank of America") == "company" and found.get("Bank of China") == "company", found
+
+
+def test_defined_terms_are_not_companies(nlp: Language) -> None:
+    text = "On each Funding Date, the Lender will specify the Loan Supplement for each Equipment Advance."
+    found = names(run(nlp, text, relations=False))
+    assert not {"Funding Date", "Loan Supplement", "Equipment Advance"} & set(found), found

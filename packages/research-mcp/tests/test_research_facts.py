@@ -574,3 +574,51 @@ def test_a_share_of_a_metric_keeps_share_in_the_attribute(nlp: Language) -> None
 def test_a_future_word_inside_a_relative_clause_is_not_a_projection(nlp: Language) -> None:
     (fact,) = facts_of(nlp, "Revenue, which will be reported in detail next week, was $5bn.")
     assert fact["is_projection"] is False and fact["confidence"] == "High"
+
+
+# --------------------------------------------------------------------------- issue 9: respectively, own-clause periods
+
+
+def test_respectively_pairs_values_with_their_years_and_names_in_order(nlp: Language) -> None:
+    doc = nlp(
+        "Depreciation expense was $510 million, $487 million, and $442 million in fiscal 2019, 2018, and 2017, respectively."
+    )
+    facts = extract_from_doc(doc)["facts"]
+    assert [(f["value"], f["period"]["year"]) for f in facts] == [
+        ("$510 million", 2019),
+        ("$487 million", 2018),
+        ("$442 million", 2017),
+    ]
+    doc = nlp(
+        "Revenue for Alpha, Beta and Gamma was $5.7 million, $3.8 million and $3.1 million, respectively."
+    )
+    facts = extract_from_doc(doc)["facts"]
+    assert [(f["entity"], f["attribute"], f["numeric_value"]) for f in facts] == [
+        ("Alpha", "revenue", 5.7e6),
+        ("Beta", "revenue", 3.8e6),
+        ("Gamma", "revenue", 3.1e6),
+    ]
+
+
+def test_each_value_takes_the_period_of_its_own_clause(nlp: Language) -> None:
+    doc = nlp("Headcount rose from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019.")
+    periods = {f["value"]: f["period"]["key"] for f in extract_from_doc(doc)["facts"]}
+    assert periods == {"3,331": "2018-06-30", "3,667": "2019-06-30"}
+    doc = nlp("The guarantee at 31 December 2019 totalled £13.0 million (2018: £12.4 million).")
+    periods = {f["value"]: f["period"]["key"] for f in extract_from_doc(doc)["facts"]}
+    assert periods == {"£13.0 million": "2019-12-31", "£12.4 million": "2018"}
+
+
+def test_a_bracketed_conversion_shares_the_owner_of_its_value(nlp: Language) -> None:
+    facts = extract_from_doc(nlp("The average weight is 10kg (25lbs)."))["facts"]
+    assert [(f["entity"], f["numeric_value"], f["unit"]) for f in facts] == [
+        ("average weight", 10.0, "kg"),
+        ("average weight", 25.0, "lbs"),
+    ]
+
+
+def test_an_amount_of_something_is_about_that_something(nlp: Language) -> None:
+    facts = extract_from_doc(nlp("As of December 31, 2019, we had $54.5 million of debt outstanding."))[
+        "facts"
+    ]
+    assert [(f["entity"], f["numeric_value"], f["period"]["year"]) for f in facts] == [("debt", 54.5e6, 2019)]

@@ -1,7 +1,8 @@
 """source-rate on a slice of the third-party-labelled evaluation set, with floors below the measured figures.
 
-The whole set (981 real URLs; labels from Citizen Lab, MBFC, Wikipedia's perennial sources, UT1 and
-a webometrics university list, mapped to A-E by the rules in tests/eval/data/sources_cases.md) runs in
+The whole set (1,061 real URLs; labels from Citizen Lab, MBFC, Wikipedia's perennial sources, UT1, a
+webometrics university list and awesome-uses' personal sites, mapped to A-E by the rules in
+tests/eval/data/sources_cases.md) runs in
 ``make eval ONLY=sources``; this keeps every fourth case so a regression fails the suite.
 """
 
@@ -31,12 +32,12 @@ def test_slice_of_third_party_labels_keeps_its_floors() -> None:
     cases = _slice()
     pairs = [(grade, rate_source(url)["quality_rating"]) for url, grade, _ in cases]
     accuracy = sum(e == p for e, p in pairs) / len(pairs)
-    # measured on this slice (246 cases) when written: accuracy 0.53, recall A 0.85, C 0.28, D 0.22, E 0.93
-    # (before the shipped lists: accuracy 0.39 on the whole set, C 0.11, D 0.09)
-    assert accuracy >= 0.47, accuracy
+    # measured on this slice (266 cases) when written: accuracy 0.60, recall A 0.85, C 0.45, D 0.34, E 0.91
+    # (first lists: accuracy 0.50, C 0.28, D 0.16; no lists: accuracy 0.39 on the whole set, C 0.11, D 0.09)
+    assert accuracy >= 0.55, accuracy
     assert _recall(pairs, "A") >= 0.75
-    assert _recall(pairs, "C") >= 0.22, "established outlets from the shipped lists are C"
-    assert _recall(pairs, "D") >= 0.16, "user-generated platforms are D, not E"
+    assert _recall(pairs, "C") >= 0.38, "established outlets from the shipped lists are C"
+    assert _recall(pairs, "D") >= 0.27, "user-generated platforms and personal sites are D, not E"
     assert _recall(pairs, "E") >= 0.85
 
 
@@ -91,9 +92,26 @@ def test_listed_real_sites_are_never_look_alikes(url: str, grade: str) -> None:
         ("https://en.wikipedia.org/wiki/Reuters", "blog"),  # wiki
         ("https://someone.herokuapp.com/", "blog"),  # PSL private section: a user's site on a shared host
         ("https://www.academia.edu/123/paper", "blog"),  # user uploads under .edu: not a university
+        # public broadcasters and national papers of Kagi News' country feed lists (kite-public, MIT)
+        ("https://yle.fi/a/74-20000000", "news"),
+        ("https://nos.nl/artikel/1", "news"),
+        ("https://www.svt.se/nyheter/", "news"),
+        ("https://www.tagesschau.de/inland/", "news"),
+        ("https://www.theglobeandmail.com/canada/", "news"),
+        ("https://www.clarin.com/politica/", "news"),
+        ("https://www.yna.co.kr/", "news"),  # news agency
+        ("https://www.kxan.com/news/", "news"),  # a general TV channel's station (iptv-org, Kagi News)
+        ("https://macwright.com/", "blog"),  # a personal blog (Kagi Small Web)
+        ("https://www.casimages.com/i/x.jpg", "blog"),  # image sharing (UT1 filehosting)
     ],
 )
 def test_outlets_and_user_generated_platforms(url: str, category: str) -> None:
     result = rate_source(url)
     assert result["category"] == category, result["justification"]
     assert result["quality_rating"] == {"news": "C", "blog": "D"}[category]
+
+
+def test_a_personal_blog_listed_by_host_leaves_its_parent_domain_unknown() -> None:
+    # Kagi Small Web lists alex.smola.org (a person's blog), not smola.org
+    assert rate_source("https://alex.smola.org/blog/")["quality_rating"] == "D"
+    assert rate_source("https://smola.org/")["category"] == "unknown"

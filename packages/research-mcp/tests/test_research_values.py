@@ -179,3 +179,92 @@ def test_number_words_alone_are_not_values() -> None:
 def test_quarter_written_with_of_and_apostrophe() -> None:
     keys = [p.key for p in find_periods("Revenue was up in Q3'24 and down in Q3 of 2023.")]
     assert keys == ["2024-Q3", "2023-Q3"]
+
+
+# --------------------------------------------------------------------------- issue 9: units vs currencies, signs, ranges
+# Shapes from issue 9 (and quantulum3's test sentences, MIT); expected readings are the issue's.
+
+
+def _one(text: str) -> list[tuple[str, float, str | None, str | None]]:
+    periods = find_periods(text)
+    return [
+        (v.text, v.numeric_value, v.currency, v.unit)
+        for v in find_values(text, exclude=[p.span for p in periods])
+    ]
+
+
+def test_pounds_of_weight_are_not_sterling_but_pounds_spent_are() -> None:
+    assert _one("The cargo weighed 2,204.62 pounds.") == [("2,204.62 pounds", 2204.62, None, "lb")]
+    assert _one("I spent 20 million pounds on this!") == [("20 million pounds", 20e6, "GBP", "GBP")]
+    assert _one("It costs 40 pounds a ticket.")[0][2] == "GBP"
+    assert _one("A 16 oz steak and 3 ounces of salt") == [
+        ("16 oz", 16.0, None, "oz"),
+        ("3 ounces", 3.0, None, "oz"),
+    ]
+
+
+def test_lower_case_and_signed_currency_forms_keep_their_currency() -> None:
+    found = _one("It raised us$150 million, and its rival hk$10 billion; the loss was -15€ ($-99.99).")
+    assert [(t, c) for t, _, c, _ in found] == [
+        ("us$150 million", "USD"),
+        ("hk$10 billion", "HKD"),
+        ("-15€", "EUR"),
+        ("$-99.99", "USD"),
+    ]
+    assert [v for _, v, _, _ in found][2:] == [-15.0, -99.99]
+
+
+def test_inches_only_where_a_length_reads_that_way() -> None:
+    assert _one("The length of my pencil is 2 in.") == [("2 in", 2.0, None, "in")]
+    assert _one("The door is 3 in thick.") == [("3 in", 3.0, None, "in")]
+    assert [u for *_, u in _one("Roughly 3 in 10 people agreed.")] == [None, None]
+
+
+def test_a_range_with_units_is_one_value_in_either_order() -> None:
+    (v,) = find_values("Temperatures ranged from -18 °C to -34 °C overnight.")
+    assert (v.low, v.high, v.unit) == (-34.0, -18.0, "°C")
+    (w,) = find_values("They were given between 44 and 50 mg ethanol.")
+    assert (w.low, w.high, w.unit) == (44.0, 50.0, "mg")
+    assert len(find_values("They were changed from 44 ml to 50 mg ethanol.")) == 2  # two units: not a range
+
+
+def test_a_value_and_its_bracketed_conversion_are_both_found() -> None:
+    assert _one("The average weight is 10kg (25lbs).") == [
+        ("10kg", 10.0, None, "kg"),
+        ("25lbs", 25.0, None, "lbs"),
+    ]
+    assert _one("It orbits 1,500,000 kilometres (930,000 mi) away.") == [
+        ("1,500,000 kilometres", 1.5e6, None, "km"),
+        ("930,000 mi", 930000.0, None, "mi"),
+    ]
+
+
+def test_a_scale_letter_is_still_never_a_unit() -> None:
+    assert _one("Revenue was £3.2m and 5 m users signed up.") == [
+        ("£3.2m", 3.2e6, "GBP", "GBP"),
+        ("5", 5.0, None, None),
+    ]
+    assert _one("The shark is 5 m long.") == [("5 m", 5.0, None, "m")]
+
+
+def test_continental_number_forms_are_read_next_to_a_currency_only() -> None:
+    # forms from price-parser's test strings (BSD-3): decimal commas, dot and space groups
+    assert _one("The price is 48,96 €.") == [("48,96 €", 48.96, "EUR", "EUR")]
+    assert _one("The price is € 2.109,00.") == [("€ 2.109,00", 2109.0, "EUR", "EUR")]
+    assert _one("The price is Rp 1.550.000.") == [("Rp 1.550.000", 1550000.0, "IDR", "IDR")]
+    assert _one("It was valued at 10 000 dollars and 75 000 руб.") == [
+        ("10 000 dollars", 10000.0, "USD", "USD"),
+        ("75 000 руб.", 75000.0, "RUB", "RUB"),
+    ]
+    # no currency: English reading, nothing guessed
+    assert _one("Of 1,234 firms, 1,5 said so") == [("1,234", 1234.0, None, None)]
+    assert _one("Revenue was $1,234.5 million.") == [("$1,234.5 million", 1234.5e6, "USD", "USD")]
+
+
+def test_a_length_with_a_power_is_an_area_or_a_volume() -> None:
+    # quantulum3's test sentence (MIT): "Italy covers an area of 301,338 km2 (116,347 sq mi)."
+    assert _one("Italy covers an area of 301,338 km2 (116,347 sq mi).") == [
+        ("301,338 km2", 301338.0, None, "km2"),
+        ("116,347 sq mi", 116347.0, None, "sq mi"),
+    ]
+    assert _one("a volume of 4km^3 and 3 cm³") == [("4km^3", 4.0, None, "km^3"), ("3 cm³", 3.0, None, "cm³")]

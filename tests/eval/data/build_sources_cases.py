@@ -3,7 +3,8 @@
 Every label comes from a third party, mapped to seed 004's A-E scale by the rules in
 ``sources_cases.md``; nothing here calls research-mcp. Usage::
 
-    python build_sources_cases.py CITIZENLAB_DIR MBFC_CSV PERENNIAL_JSONL UT1_FAKENEWS ENDSLY_CSV > sources_cases.tsv
+    python build_sources_cases.py CITIZENLAB_DIR MBFC_CSV PERENNIAL_JSONL UT1_FAKENEWS ENDSLY_CSV \
+        AWESOME_USES_DATA_JS > sources_cases.tsv
 
 where the arguments are the files named in ``sources_cases.md`` (git snapshot working trees or
 ``git show`` extracts). Sampling is deterministic: within each stratum, entries are ordered by the
@@ -35,6 +36,9 @@ UGC_WORDS = re.compile(
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z'\[])")
 LOOKALIKES, PER_IMITATED_NAME = 60, 3
 UNIVERSITIES_PER_COUNTRY, UNIVERSITIES = 2, 120
+PERSONAL_SITES = 80
+USES_URL = re.compile(r"^\s*url:\s*'([^']+)'", re.MULTILINE)
+ACADEMIC_OR_GOVERNMENT = re.compile(r"(^|\.)(edu|ac|gov|gouv|gob|mil)(\.|$)")
 
 
 def key(text: str) -> str:
@@ -150,9 +154,22 @@ def universities(path: Path) -> list[tuple[str, str, str, str]]:
     return [(url, "A", "webometrics-universities", "university") for url, _ in pick(chosen, UNIVERSITIES)]
 
 
+def personal_sites(path: Path) -> list[tuple[str, str, str, str]]:
+    """People's own sites, as listed by awesome-uses (each entry is one person's /uses page) -> D.
+
+    A page under an academic or government suffix is left out: by the seed that is the institution's.
+    """
+    rows = [
+        (url, "personal /uses page")
+        for url in USES_URL.findall(path.read_text(encoding="utf-8"))
+        if not ACADEMIC_OR_GOVERNMENT.search(EXTRACT(url).suffix)
+    ]
+    return [(url, "D", "awesome-uses", label) for url, label in pick(rows, PERSONAL_SITES)]
+
+
 def main(argv: list[str]) -> None:
-    cl, mb, pe, fake, uni = (Path(a) for a in argv)
-    cases = citizenlab(cl) + mbfc(mb) + perennial(pe) + universities(uni)
+    cl, mb, pe, fake, uni, uses = (Path(a) for a in argv)
+    cases = citizenlab(cl) + mbfc(mb) + perennial(pe) + universities(uni) + personal_sites(uses)
     outlets = {registered(u) for u, g, _, _ in cases if g == "C"}
     cases += lookalikes(fake, outlets)
     grades: dict[str, set[str]] = defaultdict(set)

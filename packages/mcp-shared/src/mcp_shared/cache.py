@@ -3,6 +3,10 @@
 Why not a bare ``cachetools.TTLCache``: tools need to report hits, misses and hit
 rate (seed 004's ``cache-stats``), two identical concurrent calls must compute once,
 and the same arguments in another key order must find the same entry.
+
+``TTLStatsCache`` is the embedded default, in the process's memory. ``RedisTTLCache``
+(``redis_cache.py``) has the same methods over Redis, for a fleet; ``StatsCache`` is what
+both offer, and a ``CacheRegistry`` given a ``RedisStore`` creates the Redis kind.
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from cachetools import TTLCache
 
-__all__ = ["CacheRegistry", "CacheStats", "Lookup", "TTLStatsCache", "cache_key"]
+if TYPE_CHECKING:
+    from .redis_store import RedisStore
+
+__all__ = ["CacheRegistry", "CacheStats", "Lookup", "StatsCache", "TTLStatsCache", "cache_key"]
 
 T = TypeVar("T")
 
@@ -63,6 +70,24 @@ class CacheStats:
             "maxSize": self.max_size,
             "ttlSeconds": self.ttl_seconds,
         }
+
+
+class StatsCache(Protocol):
+    """What every cache offers: blocking calls for worker threads, async ones for the event loop."""
+
+    name: str
+    max_size: int
+    ttl_seconds: float
+
+    def get(self, key: str) -> tuple[bool, Any]: ...
+    def put(self, key: str, value: Any) -> None: ...
+    def stats(self) -> CacheStats: ...
+    def clear(self) -> None: ...
+    async def aget(self, key: str) -> tuple[bool, Any]: ...
+    async def aput(self, key: str, value: Any) -> None: ...
+    async def astats(self) -> CacheStats: ...
+    async def aclear(self) -> None: ...
+    async def get_or_compute(self, key: str, compute: Callable[[], Awaitable[T]]) -> Lookup[T]: ...
 
 
 class TTLStatsCache:
@@ -143,21 +168,46 @@ class TTLStatsCache:
             self._store.expire()
             return CacheStats(len(self._store), self._hits, self._misses, self.max_size, self.ttl_seconds)
 
+    # The async forms, so callers need not know which kind of cache they hold.
 
-class CacheRegistry(Mapping[str, TTLStatsCache]):
-    """The caches of one server, by name, so it can report and clear them all."""
+    async def aget(self, key: str) -> tuple[bool, Any]:
+        return self.get(key)
 
-    def __init__(self) -> None:
-        self._caches: dict[str, TTLStatsCache] = {}
+    async def aput(self, key: str, value: Any) -> None:
+        self.put(key, value)
 
-    def create(self, name: str, *, max_size: int, ttl_seconds: float) -> TTLStatsCache:
+    async def astats(self) -> CacheStats:
+        return self.stats()
+
+    async def aclear(self) -> None:
+        self.clear()
+
+
+class CacheRegistry(Mapping[str, StatsCache]):
+    """The caches of one server, by name, so it can report and clear them all.
+
+    Given a ``RedisStore``, ``create`` makes ``RedisTTLCache``s shared by every replica using
+    that Redis; otherwise ``TTLStatsCache``s in this process.
+    """
+
+    def __init__(self, store: RedisStore | None = None) -> None:
+        self.store = store
+        self._caches: dict[str, StatsCache] = {}
+
+    def create(self, name: str, *, max_size: int, ttl_seconds: float) -> StatsCache:
         if name in self._caches:
             raise ValueError(f"cache {name!r} already exists")
-        cache = TTLStatsCache(name, max_size=max_size, ttl_seconds=ttl_seconds)
+        cache: StatsCache
+        if self.store is None:
+            cache = TTLStatsCache(name, max_size=max_size, ttl_seconds=ttl_seconds)
+        else:
+            from .redis_cache import RedisTTLCache
+
+            cache = RedisTTLCache(self.store, name, max_size=max_size, ttl_seconds=ttl_seconds)
         self._caches[name] = cache
         return cache
 
-    def __getitem__(self, name: str) -> TTLStatsCache:
+    def __getitem__(self, name: str) -> StatsCache:
         return self._caches[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -172,3 +222,11 @@ class CacheRegistry(Mapping[str, TTLStatsCache]):
     def clear_all(self) -> None:
         for cache in self._caches.values():
             cache.clear()
+
+    async def astats(self) -> dict[str, dict[str, Any]]:
+        """``stats`` from the event loop (Redis caches: the fleet's; raises ``RedisUnavailable``)."""
+        return {name: (await cache.astats()).as_dict() for name, cache in self._caches.items()}
+
+    async def aclear_all(self) -> None:
+        for cache in self._caches.values():
+            await cache.aclear()

@@ -1,4 +1,11 @@
-"""The command line both servers share: transport, host, port, verbosity, ``--version``.
+"""The command line both servers share: transport, host, port, verbosity, ``--version``, and the fleet options.
+
+Fleet options (``--redis-url``, ``--auth-tokens-file``, ``--no-auth``, ``--allowed-host``):
+``--redis-url`` overrides ``<PREFIX>_REDIS_URL`` in the environment ``build`` receives. Over
+HTTP, a tokens file turns on the SDK's bearer-token authentication for ``/mcp``; a bind to a
+non-loopback address without one refuses to start unless ``--no-auth`` says something in
+front of the server authenticates. ``/healthz`` (liveness) and ``/healthz/ready`` (readiness:
+every check the server registered, Redis among them, answers) need no token.
 
 ``build`` is called only after the arguments are parsed, so ``--help`` and ``--version``
 answer without importing anything heavy.
@@ -21,16 +28,23 @@ import signal
 import stat
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from .env import SettingsError
+from .http_auth import StaticTokenVerifier, allowed_hosts_security, is_loopback, token_auth_settings
 from .logging import configure_logging
 from .stdio import LoopStdin, claimed_stdin
 
@@ -47,7 +61,7 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 _READ_CHUNK = 65536
 
 
-def _parser(prog: str, version: str, description: str) -> argparse.ArgumentParser:
+def _parser(prog: str, version: str, description: str, env_prefix: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"{prog} {version}")
     parser.add_argument(
@@ -64,6 +78,30 @@ def _parser(prog: str, version: str, description: str) -> argparse.ArgumentParse
         help="HTTP without server-side sessions, so several replicas can sit behind a load balancer",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="-v for INFO logs, -vv for DEBUG")
+    fleet = parser.add_argument_group("fleet and HTTP security")
+    fleet.add_argument(
+        "--redis-url",
+        metavar="URL",
+        help=f"share state with the other replicas through this Redis (overrides ${env_prefix}_REDIS_URL)",
+    )
+    fleet.add_argument(
+        "--auth-tokens-file",
+        metavar="PATH",
+        type=Path,
+        help="HTTP: require 'Authorization: Bearer <token>' on /mcp, with the tokens in PATH (one per line)",
+    )
+    fleet.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="HTTP: serve a non-loopback address without tokens (only behind something that authenticates)",
+    )
+    fleet.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="HTTP: a Host/Origin the server is reached by (repeatable); others are refused (DNS rebinding)",
+    )
     return parser
 
 
@@ -169,13 +207,52 @@ class _HTTPServer(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-async def _serve_http(server: MCPServer[Any], host: str, port: int, stateless: bool, verbosity: int) -> None:
-    app = server.streamable_http_app(stateless_http=stateless, host=host)
+@dataclass(frozen=True)
+class _HttpOptions:
+    host: str
+    port: int
+    stateless: bool
+    verbosity: int
+    verifier: StaticTokenVerifier | None = None
+    allowed_hosts: Sequence[str] = field(default_factory=list)
+
+
+def _health_routes(server: MCPServer[Any]) -> list[Route]:
+    """``/healthz``: the process serves. ``/healthz/ready``: and every readiness check passes (503 if not)."""
+    checks: Mapping[str, Callable[[], bool]] = getattr(server, "readiness_checks", {})
+
+    async def alive(request: Request) -> Response:
+        return JSONResponse({"status": "ok", "server": server.name})
+
+    async def ready(request: Request) -> Response:
+        results = {}
+        for name, check in checks.items():
+            ok = await anyio.to_thread.run_sync(check)
+            results[name] = "ok" if ok else "unavailable"
+        good = all(v == "ok" for v in results.values())
+        body = {"status": "ready" if good else "not ready", "server": server.name, "checks": results}
+        return JSONResponse(body, status_code=200 if good else 503)
+
+    return [Route("/healthz", alive, methods=["GET"]), Route("/healthz/ready", ready, methods=["GET"])]
+
+
+async def _serve_http(server: MCPServer[Any], options: _HttpOptions) -> None:
+    host, port = options.host, options.port
+    # The lowlevel server's app builder takes the auth settings and token verifier explicitly;
+    # MCPServer's reads them from its constructor, which runs before the command line is known.
+    app = server._lowlevel_server.streamable_http_app(
+        stateless_http=options.stateless,
+        host=host,
+        transport_security=allowed_hosts_security(host, options.allowed_hosts),
+        auth=token_auth_settings(host, port) if options.verifier is not None else None,
+        token_verifier=options.verifier,
+        custom_starlette_routes=[*_health_routes(server), *server._custom_starlette_routes],
+    )
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level={0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG),
+        log_level={0: logging.WARNING, 1: logging.INFO}.get(options.verbosity, logging.DEBUG),
         log_config=None,  # keep our stderr handler; do not let uvicorn install its own
         timeout_graceful_shutdown=HTTP_GRACEFUL_SHUTDOWN_SECONDS,
     )
@@ -187,31 +264,77 @@ async def _serve_http(server: MCPServer[Any], host: str, port: int, stateless: b
         tg.cancel_scope.cancel()
 
 
+def _http_options(prog: str, args: argparse.Namespace) -> _HttpOptions:
+    """Check the HTTP security options before anything is built.
+
+    Raises:
+        SettingsError: an unreadable tokens file, a bad ``--allowed-host``, or a non-loopback
+            bind with neither tokens nor ``--no-auth``.
+    """
+    verifier = None
+    if args.auth_tokens_file is not None:
+        if args.no_auth:
+            raise SettingsError("--auth-tokens-file and --no-auth contradict each other: give one")
+        verifier = StaticTokenVerifier.from_file(args.auth_tokens_file)
+    elif not is_loopback(args.host) and not args.no_auth:
+        raise SettingsError(
+            f"refusing to serve HTTP on {args.host} without authentication: give --auth-tokens-file PATH "
+            "(one bearer token per line), or --no-auth if a proxy in front of the server authenticates"
+        )
+    allowed_hosts_security(args.host, args.allowed_host)  # validates the values now
+    options = _HttpOptions(args.host, args.port, args.stateless, args.verbose, verifier, args.allowed_host)
+    if verifier is not None:
+        logger.info("%s: bearer-token authentication on /mcp (%d token(s))", prog, len(verifier))
+    elif args.no_auth:
+        logger.warning("%s: serving %s without authentication (--no-auth)", prog, args.host)
+    return options
+
+
 def serve(
     prog: str,
     version: str,
     description: str,
-    build: Callable[[], MCPServer],
+    build: Callable[[Mapping[str, str]], MCPServer],
     argv: Sequence[str] | None = None,
     *,
     log_env_var: str | None = None,
+    env_prefix: str | None = None,
 ) -> None:
-    """Parse ``argv``, configure stderr logging, build the server and run it until stopped."""
-    args = _parser(prog, version, description).parse_args(argv)
+    """Parse ``argv``, configure stderr logging, build the server and run it until stopped.
+
+    ``build`` gets the environment with the command line's overrides applied (``--redis-url``
+    becomes ``<env_prefix>_REDIS_URL``); ``env_prefix`` defaults to ``prog`` in upper case.
+    """
+    prefix = env_prefix or prog.upper().replace("-", "_")
+    args = _parser(prog, version, description, prefix).parse_args(argv)
     configure_logging(args.verbose, env_var=log_env_var)
     signal.signal(signal.SIGTERM, _exit_on_signal)
+    env = dict(os.environ)
+    if args.redis_url:
+        env[f"{prefix}_REDIS_URL"] = args.redis_url
     try:
         try:
-            server = build()
+            http = _http_options(prog, args) if args.transport == "http" else None
+            server = build(env)
         except SettingsError as exc:
-            sys.exit(f"{prog}: {exc.message}")  # a malformed setting: one line on stderr, no traceback
-        if args.transport == "stdio":
+            sys.exit(f"{prog}: {exc}")  # a bad setting: one line on stderr (code and message), no traceback
+        if http is None:
+            if args.auth_tokens_file is not None or args.no_auth or args.allowed_host:
+                logger.warning(
+                    "%s: --auth-tokens-file, --no-auth and --allowed-host apply to --transport http only",
+                    prog,
+                )
             anyio.run(_serve_stdio, server)
         else:
+            if env.get(f"{prefix}_REDIS_URL") and not args.stateless:
+                logger.warning(
+                    "%s: sessions live in one replica; behind a load balancer without sticky sessions use --stateless",
+                    prog,
+                )
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, _ignore_signal)
             logger.info("%s serving streamable HTTP on http://%s:%d/mcp", prog, args.host, args.port)
-            anyio.run(_serve_http, server, args.host, args.port, args.stateless, args.verbose)
+            anyio.run(_serve_http, server, http)
     except KeyboardInterrupt:
         pass  # Ctrl-C before the event loop took over the signal
     logger.info("%s stopped", prog)

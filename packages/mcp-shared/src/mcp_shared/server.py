@@ -12,6 +12,7 @@ decides once, for both servers, how each reaches the model:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -40,7 +41,15 @@ def _root_cause(exc: BaseException) -> BaseException:
 
 
 class GuardedMCPServer(MCPServer[Any]):
-    """``MCPServer`` with one error path: every failure becomes an ``Error: <CODE>: ...`` result."""
+    """``MCPServer`` with one error path: every failure becomes an ``Error: <CODE>: ...`` result.
+
+    ``readiness_checks`` (name -> a blocking check) is what the HTTP transport's
+    ``/healthz/ready`` runs; a server sharing state in Redis registers a Redis ping there.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.readiness_checks: dict[str, Callable[[], bool]] = {}
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -16,7 +16,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "papers-mcp",
         version("papers-mcp"),
         "Find arXiv papers and read them as clean markdown.",
-        lambda: build_server(Settings.from_env()),
+        lambda env: build_server(Settings.from_env(env)),
         argv,
         log_env_var="PAPERS_MCP_LOG_LEVEL",
     )

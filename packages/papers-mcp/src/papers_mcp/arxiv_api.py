@@ -1,6 +1,7 @@
 """arXiv as a network service: search, id lookup and PDF download at the configured endpoints.
 
-Every request goes through one ``RateGate`` (arXiv asks for one request every three seconds)
+Every request goes through one gate (arXiv asks for one request every three seconds): a
+``RateGate`` for this process, or in a fleet the fleet-wide ``FleetGate`` from mcp-shared,
 and one session that names papers-mcp in its User-Agent and always has a timeout. The ``arxiv``
 client's own delay and retries are switched off so the gate is the only rate limiter and
 ``_retrying`` the only retry loop. Failures are translated here, at the boundary:
@@ -20,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from importlib.metadata import version
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, Protocol, TypeVar
 from urllib.parse import urljoin, urlsplit
 from xml.parsers import expat
 
@@ -33,7 +34,7 @@ from .ids import ArxivId
 from .metadata import PaperMeta
 from .settings import Settings
 
-__all__ = ["ArxivClient", "NoPdf", "RateGate"]
+__all__ = ["ArxivClient", "Gate", "NoPdf", "RateGate"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +51,12 @@ _TAIL = 2048
 _MAX_REDIRECTS = 5
 # Honour a server's Retry-After, but never sleep longer than this inside one tool call.
 _MAX_RETRY_AFTER_SECONDS = 30.0
+
+
+class Gate(Protocol):
+    """What every request waits at: ``RateGate`` in one process, mcp-shared's ``FleetGate`` in a fleet."""
+
+    def wait(self) -> None: ...
 
 
 class RateGate:
@@ -116,7 +123,7 @@ def _check_well_formed(content: bytes) -> None:
 class _GatedSession(requests.Session):
     """A requests session that waits at the gate, names papers-mcp and never waits forever."""
 
-    def __init__(self, gate: RateGate, timeout: float, check_feed: bool) -> None:
+    def __init__(self, gate: Gate, timeout: float, check_feed: bool) -> None:
         super().__init__()
         self.max_redirects = _MAX_REDIRECTS
         self._gate = gate
@@ -163,9 +170,9 @@ def _is_error_entry(result: Any) -> bool:
 class ArxivClient:
     """Search, look up and download from arXiv politely; every failure is a ``ToolFailure``."""
 
-    def __init__(self, settings: Settings, gate: RateGate | None = None) -> None:
+    def __init__(self, settings: Settings, gate: Gate | None = None) -> None:
         self._settings = settings
-        self._gate = gate or RateGate(settings.min_interval_seconds)
+        self._gate: Gate = gate or RateGate(settings.min_interval_seconds)
         self._api_session = _GatedSession(self._gate, settings.timeout_seconds, check_feed=True)
         self._pdf_session = _GatedSession(self._gate, settings.timeout_seconds, check_feed=False)
         self._host = urlsplit(settings.arxiv_api_url).netloc or settings.arxiv_api_url

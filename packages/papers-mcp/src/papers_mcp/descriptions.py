@@ -63,10 +63,26 @@ PAGE_PARAM = (
     "boundaries; the end of each page says whether more pages follow."
 )
 
+QUERY_PARAM = (
+    "Question or keywords to look up in the paper (1-500 characters). Returns only the passages that "
+    "best answer it, each under its section with the call that reads the whole section, instead of a "
+    'whole level: use it when you need one fact or topic. Searches every level unless "level" is given. '
+    'Not together with "section".'
+)
+
+SECTION_PARAM = (
+    'One section to read, with its subsections: its number ("3.2", "A") or words of its title '
+    '("Related Work"). Use it instead of "body" when you know where the answer is; the "abstract" level '
+    "of a paper already read ends with its list of sections. Long sections come in pages. "
+    'Not together with "query".'
+)
+
 INSTRUCTIONS = (
     "papers-mcp finds arXiv papers and reads them as markdown. First call 'resolve-paper-id' "
     "with a title, author or arXiv query to get an arxiv ID (skip this when the user already gave "
     "an arXiv ID), then call 'query-paper' with that ID and the level you need: 'abstract' for a "
-    "quick look, 'body' (default) for the paper itself, 'appendix', or 'all'. Long answers come "
-    "in pages; ask for the next page only if you need it."
+    "quick look, 'body' (default) for the paper itself, 'appendix', or 'all'. To answer one "
+    "question, give 'query' and read only the passages that answer it; to read one part, give "
+    "'section' (a number or title words). Long answers come in pages; ask for the next page only "
+    "if you need it."
 )

@@ -95,6 +95,11 @@ class Library:
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self._db, timeout=30)
 
+    def connect(self) -> sqlite3.Connection:
+        """A connection to ``library.sqlite3`` (layout created first) for indexes kept beside the metadata."""
+        self._ensure()
+        return self._connect()
+
     def _inside(self, sub: str, name: str) -> Path:
         path = (self.home / sub / name).resolve()
         if not path.is_relative_to(self._root):

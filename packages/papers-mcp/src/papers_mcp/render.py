@@ -220,9 +220,18 @@ def paginate(document: str, max_chars: int) -> list[str]:
 
 
 def render_page(
-    header: str, pages: Sequence[str], page: int, arxiv_id: str, level: Level, max_tokens: int
+    header: str,
+    pages: Sequence[str],
+    page: int,
+    arxiv_id: str,
+    level: Level,
+    max_tokens: int,
+    extra_args: str = "",
 ) -> str:
-    """One page of an answer, with a footer that says exactly how to get the rest."""
+    """One page of an answer, with a footer that says exactly how to get the rest.
+
+    ``extra_args`` (e.g. ``, section="3.2"``) goes into that call before ``page``.
+    """
     body = pages[page - 1]
     text = f"{header}\n\n{body}" if page == 1 else f"{header}\n- Page: {page} of {len(pages)}\n\n{body}"
     if len(pages) == 1:
@@ -231,7 +240,7 @@ def render_page(
         footer = (
             f"[Page {page} of {len(pages)}. The answer was cut at a section or paragraph boundary to stay under "
             f"about {max_tokens} tokens; nothing was left out. For the rest, call query-paper with "
-            f'arxivID="arxiv:{arxiv_id}", level="{level}", page={page + 1}.]'
+            f'arxivID="arxiv:{arxiv_id}", level="{level}"{extra_args}, page={page + 1}.]'
         )
     else:
         footer = f"[Page {page} of {len(pages)}: the last page of this answer.]"

@@ -11,6 +11,10 @@ arXiv, then the text from the library, else from the routes in order:
 An HTML conversion that LaTeXML itself marks as degraded (``html_quality``) gives way to the PDF;
 it is kept when the PDF cannot be had or converted. The ``arxiv`` client (requests, lxml) and the
 HTML renderer are imported on first use, not at start-up.
+
+In a fleet (``fleet.SharedLibrary``) the library and the gate are shared: metadata and text
+come from this replica's library, else the fleet's, else arXiv through the fleet-wide gate;
+one replica reads a paper (HTML or PDF) under a lease while the others wait for its text.
 """
 
 from __future__ import annotations
@@ -26,7 +30,15 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from mcp_shared import ErrorCode, ToolFailure, TTLStatsCache, cache_key
+from mcp_shared import (
+    ErrorCode,
+    LeaseWaitTimeout,
+    RedisUnavailable,
+    ToolFailure,
+    TTLStatsCache,
+    cache_key,
+    produce_once,
+)
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
 from .fulltext import EXTRACTOR_VERSION, SOURCES, PaperText, extract_paper_text
@@ -35,11 +47,14 @@ from .ids import ArxivId, canonical_id
 from .library import Library
 from .metadata import PaperMeta
 from .queries import PlannedQuery, plan_query, rerank
-from .render import CHARS_PER_TOKEN, Level, paginate, paper_header, render_page, render_paper, render_results
+from .reading import Answer, Reader, check_request
+from .render import Level, paper_header, render_paper, render_results
+from .results import resolve_result
 from .settings import Settings
 
 if TYPE_CHECKING:
     from .arxiv_api import ArxivClient
+    from .fleet import SharedLibrary
     from .latexml import LatexmlPage
 
 __all__ = ["PapersService", "Progress"]
@@ -53,7 +68,6 @@ _FREE_TEXT_CANDIDATES = 25
 _SEARCH_CACHE_SIZE = 256
 _SEARCH_CACHE_SECONDS = 600.0
 _MAX_RESULTS = 50
-_PAGE_HEADER_ALLOWANCE = 1500
 # Progress scale for one query-paper call: metadata, HTML pages (META+1..+3), download, conversion, done.
 _P_META, _P_DOWNLOAD, _P_CONVERT, _P_DONE = 5.0, 55.0, 95.0, 100.0
 
@@ -78,9 +92,10 @@ def _increasing(report: Progress) -> Progress:
 class PapersService:
     """resolve-paper-id and query-paper over one arXiv client and one local library."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, fleet: SharedLibrary | None = None) -> None:
         self.settings = settings
         self.library = Library(settings.home)
+        self.fleet = fleet
         self._arxiv: ArxivClient | None = None
         self._arxiv_lock = threading.Lock()
         # Agents repeat searches; arXiv asks for restraint. Failures are never cached.
@@ -88,6 +103,7 @@ class PapersService:
             "resolve", max_size=_SEARCH_CACHE_SIZE, ttl_seconds=_SEARCH_CACHE_SECONDS
         )
         self._paper_locks: defaultdict[str, anyio.Lock] = defaultdict(anyio.Lock)
+        self.reader = Reader(self.library, settings)
 
     def arxiv(self) -> ArxivClient:
         """The process's one arXiv client (and so its one rate gate), created on first use."""
@@ -95,13 +111,13 @@ class PapersService:
             if self._arxiv is None:
                 from .arxiv_api import ArxivClient  # lazy: requests + lxml cost start-up time
 
-                self._arxiv = ArxivClient(self.settings)
+                self._arxiv = ArxivClient(self.settings, self.fleet.gate if self.fleet is not None else None)
             return self._arxiv
 
     # -- resolve-paper-id --
 
-    async def resolve(self, query: str, max_results: int = 10) -> str:
-        """The "Available Papers:" block for ``query``, or the seed's no-match message."""
+    async def resolve(self, query: str, max_results: int = 10) -> Answer:
+        """The "Available Papers:" block for ``query`` (or the seed's no-match message), and the papers as data."""
         plan = plan_query(query)
         logger.info("resolve-paper-id (%s): %s", plan.kind, plan.search_query or plan.arxiv_id)
         key = cache_key(kind=plan.kind, q=plan.search_query, id=str(plan.arxiv_id), n=max_results)
@@ -124,8 +140,8 @@ class PapersService:
                 f"Note: arXiv could not be reached ({exc.message}). These results come from the local "
                 f"library (papers seen earlier), not from a live arXiv search."
             )
-            return render_results(papers, note)
-        return render_results(papers) if papers else NO_RESULTS
+            return Answer(render_results(papers, note), resolve_result(papers, note))
+        return Answer(render_results(papers) if papers else NO_RESULTS, resolve_result(papers))
 
     def _search_online(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
         client = self.arxiv()
@@ -143,6 +159,8 @@ class PapersService:
         except (ToolFailure, sqlite3.Error):
             # arXiv answered; a library that cannot record it must not hide the answer.
             logger.warning("could not record search results in the local library", exc_info=True)
+        if self.fleet is not None:
+            self.fleet.remember(papers)
         return papers
 
     def _search_library(self, plan: PlannedQuery, max_results: int) -> list[PaperMeta]:
@@ -156,10 +174,24 @@ class PapersService:
     # -- query-paper --
 
     async def query(
-        self, raw_id: str, level: Level = "body", page: int = 1, progress: Progress | None = None
-    ) -> str:
-        """One page of the paper at ``level``; the header names the exact version used."""
+        self,
+        raw_id: str,
+        level: Level = "body",
+        page: int = 1,
+        progress: Progress | None = None,
+        *,
+        question: str | None = None,
+        section: str | None = None,
+        level_given: bool = True,
+    ) -> Answer:
+        """One page of the paper at ``level``, one ``section``, or the passages for ``question``.
+
+        The header names the exact version used. With ``question`` or ``section`` the level
+        defaults to "all" (``level_given`` says whether the caller chose one).
+        """
         aid = canonical_id(raw_id)
+        request = check_request(level, page, question, section, level_given)
+        level = request.level
         logger.info("query-paper arxiv:%s level=%s page=%d", aid.text, level, page)
         report = _increasing(progress) if progress is not None else _no_progress
         meta = await self._metadata(aid)
@@ -169,21 +201,29 @@ class PapersService:
             await report(_P_META / 2, _P_DONE, f"arxiv:{vid.text}: metadata ready")
             text = await self._full_text(vid, report)
         header = paper_header(meta, level, text.source_label if text is not None else None)
-        budget = int(self.settings.max_answer_tokens * CHARS_PER_TOKEN) - len(header) - _PAGE_HEADER_ALLOWANCE
-        pages = paginate(render_paper(meta, level, text), max(budget, 1000))
-        if page > len(pages):
-            raise ToolFailure(
-                ErrorCode.VALIDATION_ERROR,
-                f"page {page} is out of range: level {level!r} of arxiv:{vid.text} has {len(pages)} page(s)",
+        if text is not None and request.query is not None:
+            answer = await anyio.to_thread.run_sync(self.reader.query_answer, meta, request, header, text)
+        elif text is not None and request.section is not None:
+            answer = await anyio.to_thread.run_sync(self.reader.section_answer, meta, request, header, text)
+        else:
+            stored = text if text is not None else await anyio.to_thread.run_sync(self._cached_text, vid)
+            document = render_paper(meta, level, text)
+            answer = await anyio.to_thread.run_sync(
+                self.reader.level_answer, meta, request, header, document, stored
             )
         if level != "abstract":
             await report(_P_DONE, _P_DONE, f"arxiv:{vid.text}: done")
-        return render_page(header, pages, page, vid.text, level, self.settings.max_answer_tokens)
+        return answer
 
     async def _metadata(self, aid: ArxivId) -> PaperMeta:
         meta = await anyio.to_thread.run_sync(self.library.meta, aid)
         if meta is not None and meta.arxiv_id.version is not None:
             return meta
+        if self.fleet is not None:
+            shared = await anyio.to_thread.run_sync(self.fleet.meta, aid)
+            if shared is not None and shared.arxiv_id.version is not None:
+                await anyio.to_thread.run_sync(self.library.remember, [shared])
+                return shared
         meta = await anyio.to_thread.run_sync(self.arxiv().lookup, aid)
         if meta is None:
             raise ToolFailure(
@@ -193,6 +233,8 @@ class PapersService:
         if meta.arxiv_id.version is None:
             raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"arXiv sent no version for arxiv:{aid.text}")
         await anyio.to_thread.run_sync(self.library.remember, [meta])
+        if self.fleet is not None:
+            await anyio.to_thread.run_sync(self.fleet.remember, [meta])
         return meta
 
     async def _full_text(self, vid: ArxivId, report: Progress) -> PaperText:
@@ -200,41 +242,97 @@ class PapersService:
             cached = await anyio.to_thread.run_sync(self._cached_text, vid)
             if cached is not None:
                 return cached
-            page = await self._html_text(vid, report)
-            if page is None:
-                return await self._pdf_text(vid, report)
-            reasons = degraded_reasons(page.signals)
-            if not reasons:
-                await self._store(vid, page.text)
-                await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: read the {page.text.source_label} page")
-                return page.text
-            why = "; ".join(reasons)
-            logger.warning(
-                "arxiv:%s: the %s conversion is degraded (%s); trying the PDF",
-                vid.text,
-                page.text.source_label,
-                why,
-            )
-            await report(
-                _P_META + 3,
-                _P_DONE,
-                f"arxiv:{vid.text}: the HTML conversion is degraded ({why}); reading the PDF",
-            )
-            try:
-                return await self._pdf_text(vid, report)
-            except ToolFailure as exc:
-                if exc.code not in (ErrorCode.RESOURCE_ERROR, ErrorCode.DATA_FORMAT_ERROR):
-                    raise
-                from .arxiv_api import NoPdf
+            if self.fleet is not None:
+                shared = await self._fleet_text(self.fleet, vid, report)
+                if shared is not None:
+                    return shared
+            return await self._read_paper(vid, report)
 
-                logger.warning(
-                    "arxiv:%s: keeping the degraded HTML, the PDF failed: %s", vid.text, exc.message
-                )
-                if isinstance(exc, NoPdf) or exc.code == ErrorCode.DATA_FORMAT_ERROR:
-                    await self._store(
-                        vid, page.text
-                    )  # no PDF to come back for; a transient failure is retried
-                return page.text
+    async def _read_paper(self, vid: ArxivId, report: Progress) -> PaperText:
+        """Read the paper from its routes (HTML, ar5iv, PDF) and store it (caller holds the paper lock)."""
+        page = await self._html_text(vid, report)
+        if page is None:
+            return await self._pdf_text(vid, report)
+        reasons = degraded_reasons(page.signals)
+        if not reasons:
+            await self._store(vid, page.text)
+            await report(_P_CONVERT, _P_DONE, f"arxiv:{vid.text}: read the {page.text.source_label} page")
+            return page.text
+        why = "; ".join(reasons)
+        logger.warning(
+            "arxiv:%s: the %s conversion is degraded (%s); trying the PDF",
+            vid.text,
+            page.text.source_label,
+            why,
+        )
+        await report(
+            _P_META + 3,
+            _P_DONE,
+            f"arxiv:{vid.text}: the HTML conversion is degraded ({why}); reading the PDF",
+        )
+        try:
+            return await self._pdf_text(vid, report)
+        except ToolFailure as exc:
+            if exc.code not in (ErrorCode.RESOURCE_ERROR, ErrorCode.DATA_FORMAT_ERROR):
+                raise
+            from .arxiv_api import NoPdf
+
+            logger.warning("arxiv:%s: keeping the degraded HTML, the PDF failed: %s", vid.text, exc.message)
+            if isinstance(exc, NoPdf) or exc.code == ErrorCode.DATA_FORMAT_ERROR:
+                await self._store(vid, page.text)  # no PDF to come back for; a transient failure is retried
+            return page.text
+
+    async def _fleet_text(self, fleet: SharedLibrary, vid: ArxivId, report: Progress) -> PaperText | None:
+        """The fleet's text of ``vid``, read by exactly one replica (this one, or another it waits for).
+
+        None when Redis cannot coordinate: the caller reads the paper here (arXiv requests then
+        need the fleet's gate, and fail with its RESOURCE_ERROR; a PDF in the local library converts).
+        """
+        version = _shared_version()
+
+        async def read_shared() -> PaperText | None:
+            data = await anyio.to_thread.run_sync(fleet.read_text, vid, version)
+            if data is None:
+                return None
+            try:
+                text = PaperText.from_dict(data)
+            except ValueError:
+                return None
+            await self._store(vid, text)  # this replica's own copy
+            return text
+
+        async def produce() -> PaperText:
+            text = await self._read_paper(vid, report)
+            # Share only what this replica kept: a degraded page kept after a transient PDF failure is
+            # not stored (the next call tries the PDF again), so it is not shared either.
+            if await anyio.to_thread.run_sync(self._cached_text, vid) is not None:
+                await anyio.to_thread.run_sync(fleet.write_text, vid, version, text.to_dict())
+            return text
+
+        async def on_wait() -> None:
+            await report(_P_META, _P_DONE, f"arxiv:{vid.text}: another replica is reading it; waiting")
+
+        try:
+            text, produced = await produce_once(
+                fleet.lease(vid),
+                read_shared,
+                produce,
+                max_wait=self.settings.lease_wait_seconds,
+                on_wait=on_wait,
+            )
+        except LeaseWaitTimeout as exc:
+            raise ToolFailure(
+                ErrorCode.RESOURCE_ERROR,
+                f"another replica has been reading arxiv:{vid.text} for over "
+                f"{self.settings.lease_wait_seconds:g} s; try again in a few minutes",
+            ) from exc
+        except RedisUnavailable:
+            logger.warning(
+                "arxiv:%s: the fleet cannot coordinate (Redis unavailable); working alone", vid.text
+            )
+            return None
+        logger.info("arxiv:%s: %s", vid.text, "read here" if produced else "read by another replica")
+        return text
 
     def _cached_text(self, vid: ArxivId) -> PaperText | None:
         """The stored text from the first route that has one, at its extractor's current version."""
@@ -337,6 +435,13 @@ class PapersService:
         with self.library.atomic_file(self.library.pdf_path(vid)) as sink:
             size = self.arxiv().download_pdf(vid, sink, on_bytes)
         logger.info("stored the PDF of arxiv:%s (%d bytes)", vid.text, size)
+
+
+def _shared_version() -> str:
+    """The version of a shared text: both extractors' versions, so a change to either re-reads the paper."""
+    from .latexml import HTML_EXTRACTOR_VERSION
+
+    return f"{EXTRACTOR_VERSION}-{HTML_EXTRACTOR_VERSION}"
 
 
 def _page_progress(report: Progress, vid: ArxivId) -> Callable[[int, int], None] | None:

@@ -27,6 +27,14 @@ DEFAULT_RETRY_BACKOFF_SECONDS = 3.0
 DEFAULT_MAX_PDF_MEGABYTES = 50.0
 # Claude Code caps a tool answer at about 25k tokens; stay below it with room to spare.
 DEFAULT_MAX_ANSWER_TOKENS = 20_000
+# query-paper's `query`: how many passages at most (they also share a budget of about 1,500 tokens).
+DEFAULT_MAX_PASSAGES = 5
+# A fleet (PAPERS_MCP_REDIS_URL): see fleet.py.
+DEFAULT_REDIS_TIMEOUT_SECONDS = 2.0
+DEFAULT_GATE_MAX_WAIT_SECONDS = 60.0
+DEFAULT_LEASE_SECONDS = 30.0
+DEFAULT_LEASE_WAIT_SECONDS = 600.0
+DEFAULT_SHARED_TTL_SECONDS = 30 * 24 * 3600.0
 
 
 def default_convert_workers() -> int:
@@ -53,6 +61,14 @@ class Settings:
     max_answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
     # Processes converting one PDF's pages at once (this one included); 1 converts in this process only.
     convert_workers: int = field(default_factory=default_convert_workers)
+    max_passages: int = DEFAULT_MAX_PASSAGES
+    redis_url: str | None = None
+    """A fleet: share the arXiv gate, metadata, converted text and conversion leases through this Redis."""
+    redis_timeout_seconds: float = DEFAULT_REDIS_TIMEOUT_SECONDS
+    gate_max_wait_seconds: float = DEFAULT_GATE_MAX_WAIT_SECONDS
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    lease_wait_seconds: float = DEFAULT_LEASE_WAIT_SECONDS
+    shared_ttl_seconds: float = DEFAULT_SHARED_TTL_SECONDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -79,4 +95,21 @@ class Settings:
                 env_float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
             ),
             convert_workers=env_int(env, "PAPERS_MCP_CONVERT_WORKERS", default_convert_workers(), 1),
+            max_passages=env_int(env, "PAPERS_MCP_MAX_PASSAGES", DEFAULT_MAX_PASSAGES, 1),
+            redis_url=(env.get("PAPERS_MCP_REDIS_URL") or "").strip() or None,
+            redis_timeout_seconds=env_float(
+                env, "PAPERS_MCP_REDIS_TIMEOUT_SECONDS", DEFAULT_REDIS_TIMEOUT_SECONDS, 0.0, inclusive=False
+            ),
+            gate_max_wait_seconds=env_float(
+                env, "PAPERS_MCP_GATE_MAX_WAIT_SECONDS", DEFAULT_GATE_MAX_WAIT_SECONDS, 0.0
+            ),
+            lease_seconds=env_float(
+                env, "PAPERS_MCP_LEASE_SECONDS", DEFAULT_LEASE_SECONDS, 0.0, inclusive=False
+            ),
+            lease_wait_seconds=env_float(
+                env, "PAPERS_MCP_LEASE_WAIT_SECONDS", DEFAULT_LEASE_WAIT_SECONDS, 0.0
+            ),
+            shared_ttl_seconds=env_float(
+                env, "PAPERS_MCP_SHARED_TTL_SECONDS", DEFAULT_SHARED_TTL_SECONDS, 0.0, inclusive=False
+            ),
         )

@@ -16,7 +16,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "research-mcp",
         version("research-mcp"),
         "Extract facts and entities, validate citations, rate sources, detect conflicting facts.",
-        lambda: build_server(Settings.from_env()),
+        lambda env: build_server(Settings.from_env(env)),
         argv,
         log_env_var="RESEARCH_MCP_LOG_LEVEL",
     )

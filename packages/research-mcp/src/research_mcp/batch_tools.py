@@ -206,7 +206,7 @@ def register_batch_tools(
                 continue
             keys.append(key)
             if opts.use_cache:
-                found, cached = cache.get(key)
+                found, cached = await cache.aget(key)
                 if found:
                     hits[i] = cached
                     continue
@@ -229,7 +229,7 @@ def register_batch_tools(
             result = await anyio.to_thread.run_sync(compute, value, docs[value.text])
             key = keys[index]
             if use_cache and key is not None:
-                cache.put(key, result)
+                await cache.aput(key, result)
             return Lookup(result, False)
 
         return await run_batch(

@@ -1,11 +1,16 @@
-"""The five named caches of seed 004, built from the settings; cache-stats and cache-clear read them."""
+"""The five named caches of seed 004, built from the settings; cache-stats and cache-clear read them.
+
+Embedded default: in this process (``TTLStatsCache``). Given a ``RedisStore`` (a fleet):
+in Redis (``RedisTTLCache``), so every replica shares entries, counters and single flight, and
+cache-stats / cache-clear report and clear the fleet's caches.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_shared import CacheRegistry, TTLStatsCache
+from mcp_shared import CacheRegistry, RedisStore, StatsCache
 
 from .settings import Settings
 
@@ -19,15 +24,15 @@ class Caches:
     """One server's caches; single calls and batch items share them, so a batch warms single calls."""
 
     registry: CacheRegistry
-    facts: TTLStatsCache
-    entities: TTLStatsCache
-    citations: TTLStatsCache
-    sources: TTLStatsCache
-    conflicts: TTLStatsCache
+    facts: StatsCache
+    entities: StatsCache
+    citations: StatsCache
+    sources: StatsCache
+    conflicts: StatsCache
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Caches:
-        registry = CacheRegistry()
+    def from_settings(cls, settings: Settings, store: RedisStore | None = None) -> Caches:
+        registry = CacheRegistry(store)
         made = {
             name: registry.create(
                 name,
@@ -45,10 +50,14 @@ class Caches:
             made["conflictCache"],
         )
 
-    def stats(self) -> dict[str, dict[str, Any]]:
-        """seed 004's cache-stats: size, hits, misses, hitRate (plus maxSize, ttlSeconds) per cache."""
-        return self.registry.stats()
+    async def stats(self) -> dict[str, dict[str, Any]]:
+        """seed 004's cache-stats: size, hits, misses, hitRate (plus maxSize, ttlSeconds) per cache.
 
-    def clear(self) -> dict[str, Any]:
-        self.registry.clear_all()
+        Raises:
+            RedisUnavailable: a fleet's Redis cannot be reached (RESOURCE_ERROR).
+        """
+        return await self.registry.astats()
+
+    async def clear(self) -> dict[str, Any]:
+        await self.registry.aclear_all()
         return {"success": True, "message": "All caches cleared"}

@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 import anyio
 import httpx
-from mcp_shared import TTLStatsCache, cache_key
+from mcp_shared import StatsCache, cache_key
 
 from .doi_match import RETRACTED_MARKER
 from .settings import Settings
@@ -179,7 +179,7 @@ def _retry_after(value: str | None) -> float | None:
 class DoiResolver:
     """One process's DOI lookups: the concurrency cap, the shared back-off and the per-DOI cache."""
 
-    def __init__(self, settings: Settings, cache: TTLStatsCache | None) -> None:
+    def __init__(self, settings: Settings, cache: StatsCache | None) -> None:
         self.settings = settings
         self.cache = cache
         self._limiter: anyio.Semaphore | None = None

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from mcp_shared import ErrorCode, ToolFailure
 
+from .entity.lexicons import register_word_index
 from .settings import FALLBACK_MODEL
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ def _load(name: str) -> Language:
             logger.info("spaCy model %r is not installed or cannot be imported", candidate)
             continue
         logger.info("loaded spaCy model %r (%s)", candidate, ", ".join(nlp.pipe_names))
+        register_word_index(nlp)
         return nlp
     raise ToolFailure(
         ErrorCode.CONFIGURATION_ERROR,

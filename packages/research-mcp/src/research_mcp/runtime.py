@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
-from mcp.types import CallToolResult, TextContent
-from mcp_shared import ErrorCode, Lookup, ProgressFn, ToolFailure, cache_key
+from mcp.types import CallToolResult
+from mcp_shared import ErrorCode, Lookup, ProgressFn, RedisStore, ToolFailure, cache_key, structured_result
 
 from .caches import Caches
 from .citations import has_transient_failures, validate_citations
@@ -60,7 +60,7 @@ def as_result(value: dict[str, Any]) -> CallToolResult:
     result here avoids a second model round trip and the SDK's indented text on every call.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=value)
+    return structured_result(text, value)
 
 
 class _Uncached(Exception):
@@ -74,9 +74,9 @@ class _Uncached(Exception):
 class Runtime:
     """Settings, caches and the lazily loaded model of one server."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: RedisStore | None = None) -> None:
         self.settings = settings
-        self.caches = Caches.from_settings(settings)
+        self.caches = Caches.from_settings(settings, store)
         self._nlp_lock = threading.Lock()
         self._doi_resolver: DoiResolver | None = None
 

@@ -8,7 +8,7 @@ from importlib.metadata import version
 from typing import Annotated, Any
 
 from mcp.types import CallToolResult, ToolAnnotations
-from mcp_shared import GuardedMCPServer
+from mcp_shared import GuardedMCPServer, RedisStore
 from pydantic import Field
 
 from .batch_tools import register_batch_tools
@@ -93,9 +93,24 @@ CACHE_CLEAR = 'Clear all tool caches. Output: {"success": true, "message": "All 
 
 
 def build_server(settings: Settings) -> GuardedMCPServer:
-    """A fresh server with its own caches; the spaCy model is loaded on first use."""
+    """A fresh server with its own caches (or a fleet's, in Redis); the spaCy model is loaded on first use.
+
+    Raises:
+        SettingsError: ``redis_url`` is set and Redis cannot be reached (CONFIGURATION_ERROR).
+    """
     server = GuardedMCPServer("research-mcp", version=version("research-mcp"), instructions=INSTRUCTIONS)
-    rt = Runtime(settings)
+    store = None
+    if settings.redis_url:
+        # The version is part of the namespace: during a rolling upgrade, replicas of two
+        # versions never serve each other's cached answers.
+        store = RedisStore.connect(
+            settings.redis_url,
+            f"research-mcp:{version('research-mcp')}:",
+            variable="RESEARCH_MCP_REDIS_URL",
+            timeout=settings.redis_timeout_seconds,
+        )
+        server.readiness_checks["redis"] = store.ping
+    rt = Runtime(settings, store)
 
     @server.tool(name="fact-extract", description=FACT_EXTRACT, annotations=LOCAL_READ_ONLY)
     async def fact_extract(
@@ -175,11 +190,11 @@ def build_server(settings: Settings) -> GuardedMCPServer:
     register_batch_tools(server, rt, LOCAL_READ_ONLY, OPEN_WORLD_READ_ONLY)
 
     @server.tool(name="cache-stats", description=CACHE_STATS, annotations=LOCAL_READ_ONLY)
-    def cache_stats() -> Annotated[CallToolResult, CacheStatsResult]:
-        return as_result(rt.caches.stats())
+    async def cache_stats() -> Annotated[CallToolResult, CacheStatsResult]:
+        return as_result(await rt.caches.stats())
 
     @server.tool(name="cache-clear", description=CACHE_CLEAR, annotations=CACHE_WRITE)
-    def cache_clear() -> Annotated[CallToolResult, CacheClearResult]:
-        return as_result(rt.caches.clear())
+    async def cache_clear() -> Annotated[CallToolResult, CacheClearResult]:
+        return as_result(await rt.caches.clear())
 
     return server

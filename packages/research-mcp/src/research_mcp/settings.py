@@ -4,6 +4,7 @@ Every default is a named constant; nothing below this module reads ``os.environ`
 Cache defaults are seed 004's table (fact/entity 10 min/500, citation 30 min/200,
 source rating 60 min/1000, conflict 5 min/200). The Crossref and DOI endpoints are the
 operator's to set (tests point them at a replay server on 127.0.0.1); they are not user input.
+With ``RESEARCH_MCP_REDIS_URL`` the caches live in Redis, shared by every replica of a fleet.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ CROSSREF_CONCURRENCY_POLITE = 3
 CROSSREF_CONCURRENCY_PUBLIC = 1
 """Crossref's published limits: 3 requests at a time in the polite pool (a mailto given), 1 in the public pool."""
 _EMAIL_RE = re.compile(r"^[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+$")
+REDIS_TIMEOUT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,9 @@ class Settings:
     crossref_concurrency: int = CROSSREF_CONCURRENCY_PUBLIC
     """DOI lookups in flight at once, per process."""
     crossref_max_wait_seconds: float = CROSSREF_MAX_WAIT_SECONDS
+    redis_url: str | None = None
+    """Share the caches with the other replicas of a fleet through this Redis (None: in this process)."""
+    redis_timeout_seconds: float = REDIS_TIMEOUT_SECONDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -132,6 +137,10 @@ class Settings:
             ),
             crossref_max_wait_seconds=env_float(
                 env, "RESEARCH_MCP_CROSSREF_MAX_WAIT", CROSSREF_MAX_WAIT_SECONDS
+            ),
+            redis_url=(env.get("RESEARCH_MCP_REDIS_URL") or "").strip() or None,
+            redis_timeout_seconds=env_float(
+                env, "RESEARCH_MCP_REDIS_TIMEOUT_SECONDS", REDIS_TIMEOUT_SECONDS, inclusive=False
             ),
         )
 

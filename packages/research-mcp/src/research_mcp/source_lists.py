@@ -2,8 +2,8 @@
 
 Each file names its source and licence in its header, and ``data/sources/README.md`` says how it was
 built. Maintained public data gives the long lists (newspapers from Wikidata, broadcasters from the
-iptv-org channel database, press and user-content sites from the UT1 blacklists, universities from
-Hipo's list); ``curated.tsv`` keeps the hand-typed names where no maintained open list exists
+iptv-org channel database, outlets of Kagi News' community feed lists, press and user-content sites
+from the UT1 blacklists, personal blogs from Kagi Small Web, universities from Hipo's list); ``curated.tsv`` keeps the hand-typed names where no maintained open list exists
 (publishers, institutions, preprint servers, analysts, companies, a core of outlets and platforms).
 Nothing is fetched: the files ship in the package.
 """
@@ -16,13 +16,16 @@ from dataclasses import dataclass
 __all__ = ["CURATED_CATEGORIES", "Listing", "listing_of", "listings", "well_known"]
 
 # (file, category, who maintains it), lowest precedence first: a later file overrides an earlier one,
-# so a site both a forum and a newspaper "site" in two lists is user content, a university's domain in
-# a press list stays a university, and the curated names override every maintained list.
+# so a site both a forum and a newspaper "site" in two lists is user content, a personal blog in a
+# country's feed list is a personal site, a university's domain in a press list stays a university,
+# and the curated names override every maintained list.
 LIST_FILES = (
     ("news_ut1.txt", "news", "the UT1 press and radio list"),
-    ("news_iptv_org.txt", "news", "the iptv-org channel database (news or public channels)"),
+    ("news_iptv_org.txt", "news", "the iptv-org channel database (general, news or public channels)"),
+    ("news_kite.txt", "news", "Kagi News' country feed lists and media data"),
     ("news_wikidata.txt", "news", "Wikidata's newspapers"),
-    ("user_content_ut1.txt", "user_generated", "the UT1 social network, forum and blog list"),
+    ("personal_smallweb.txt", "personal_host", "Kagi Small Web's personal blogs"),
+    ("user_content_ut1.txt", "user_generated", "the UT1 social network, forum, blog and file sharing list"),
     ("universities_hipo.txt", "university", "Hipo's university domains list"),
 )
 CURATED_FILE = "curated.tsv"
@@ -65,9 +68,7 @@ def listings() -> dict[str, Listing]:
     """Every listed name (a registered domain or a host) -> its listing."""
     out: dict[str, Listing] = {}
     for file, category, source in LIST_FILES:
-        listing = Listing(category, source)
-        for name in _read(file):
-            out[name] = listing
+        out.update(dict.fromkeys(_read(file), Listing(category, source)))
     for line in _read(CURATED_FILE):
         name, category = line.split("\t")
         if category not in CURATED_CATEGORIES:

@@ -2,7 +2,7 @@
 
 The registered domain comes from tldextract's bundled Public Suffix List snapshot (no
 network, no cache directory). The names it is looked up in are data files shipped with the
-package (``source_lists``: Wikidata, iptv-org, UT1, Hipo and a curated file). Categories and grades:
+package (``source_lists``: Wikidata, iptv-org, Kagi News, Kagi Small Web, UT1, Hipo and a curated file). Categories and grades:
 
 - A  academic and government suffixes of every country (``.edu``, ``.ac.uk``, ``.edu.au``,
      ``.gov``, ``.gov.uk``, ``.gouv.fr``, ``.go.jp``, ``.int``...), universities under any suffix,
@@ -351,7 +351,7 @@ def _listed_verdict(listing: Listing, name: str, parsed: ParsedUrl) -> _Verdict:
     if category == "personal_host":
         return _Verdict(
             "blog",
-            f"blog platform or personal site ({name})",
+            f"blog platform or personal site ({name}{where})",
             ("personal_site", "no_editorial_oversight"),
             0.85,
         )

@@ -1,0 +1,22 @@
+"""fact-extract: atomic facts (entity, attribute, value) from a parsed document.
+
+Values come from regex parsing (``research_mcp.values``); spaCy supplies sentences and the dependency
+parse that says what each value is about. One pass over the text for values and periods, then a
+short walk up the parse tree per value: no extra spaCy passes. Each concept has its module:
+
+- ``extract``: the tool's entry point and one fact per value (``extract_from_doc``);
+- ``about``: what a value is about (entity and attribute) from the parse, a label or proximity;
+- ``phrases``: noun phrases and their roles in the parse;  ``labels``: ``Label:`` prefixes and tables;
+- ``signals``: direction, projection, period choice, confidence;  ``events``: dates of events;
+- ``respectively``: "respectively" lists paired in order;  ``vocabulary``: patterns and word lists.
+
+Precision first: a value whose subject cannot be found is dropped rather than guessed, and every fact
+says how sure we are (``confidence`` plus the features behind it). The rules are documented in the
+package README (section "fact-extract").
+"""
+
+from __future__ import annotations
+
+from .extract import extract_from_doc, source_attribution
+
+__all__ = ["extract_from_doc", "source_attribution"]

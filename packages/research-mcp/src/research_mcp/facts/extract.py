@@ -1,0 +1,333 @@
+"""fact-extract itself: one fact per value, with its owner, period and confidence, in the seed's shape."""
+
+from __future__ import annotations
+
+import bisect
+import re
+import time
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from ..values import Period, Value, find_periods, find_values, parse_period_text
+from .about import _about
+from .context import _About, _NounChunks, _Where
+from .events import _date_facts
+from .labels import _table_header
+from .respectively import listed_names, respectively_lists
+from .signals import _attribute, _choose_period, _confidence, _direction, _is_projection
+from .vocabulary import (
+    _APPOSITION_RE,
+    _BY_RE,
+    _CHANGE_NOUNS,
+    _GROWTH_CONTEXT_RE,
+    _HEDGE_WORDS_RE,
+    _METRIC_AFTER_RE,
+    _PRIOR_AHEAD_RE,
+    _PRIOR_RE,
+    _SEGMENT_SEPARATORS,
+    _STRONG_ANCHORS,
+    _TIME_NOUNS,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+__all__ = ["extract_from_doc", "source_attribution"]
+
+
+def source_attribution(source_url: str | None, source_metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The seed's ``{"url", "title"}`` object, plus author and date when the caller gave them."""
+    meta = source_metadata or {}
+    out: dict[str, Any] = {"url": source_url, "title": _str_or_none(meta.get("title"))}
+    for key in ("author", "date"):
+        val = _str_or_none(meta.get(key))
+        if val is not None:
+            out[key] = val
+    return out
+
+
+def _str_or_none(x: Any) -> str | None:
+    if x is None:
+        return None
+    s = str(x).strip()
+    return s or None
+
+
+def extract_from_doc(
+    doc: Doc, *, source_url: str | None = None, source_metadata: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Seed output: ``{"facts": [...], "extraction_quality": float, "metadata": {"total_facts", "processing_time_ms"}}``."""
+    started = time.perf_counter()
+    text = doc.text
+    source = source_attribution(source_url, source_metadata)
+    periods = find_periods(text)
+    values = find_values(text, exclude=[p.span for p in periods])
+    period_starts = [p.span[0] for p in periods]
+    facts: list[dict[str, Any]] = []
+    scores: list[float] = []
+    last_entity: str | None = None
+    sents = list(doc.sents) if values or periods else []
+    sent_starts = [x.start_char for x in sents]
+    chunks = _NounChunks(doc)
+    respective: dict[int, Period] = {}
+    names: dict[int, tuple[str, list[str]]] = {}
+    for group in respectively_lists(text, values, periods):
+        if group.periods is not None:
+            respective.update({v.start: p for v, p in zip(group.values, group.periods, strict=True)})
+        listed = listed_names(doc, group.start, group.end, len(group.values))
+        if listed is not None:
+            names.update({v.start: (name, listed) for v, name in zip(group.values, listed, strict=True)})
+    for v in values:
+        if v.year_like:
+            continue
+        span = doc.char_span(v.start, v.end, alignment_mode="expand")
+        if span is None or len(span) == 0:
+            continue
+        sent = sents[bisect.bisect_right(sent_starts, span[0].idx) - 1]
+        line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
+        nl = text.find("\n", v.end)
+        line_end = min(nl if nl != -1 else len(text), sent.end_char)
+        seg_start = max([line_start] + [text.rfind(c, line_start, v.start) + 1 for c in _SEGMENT_SEPARATORS])
+        seg_end = min(
+            [line_end] + [i for c in _SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
+        )
+        w = _Where(text, span, sent, line_start, line_end, seg_start, seg_end)
+        local = periods[
+            bisect.bisect_left(period_starts, line_start) : bisect.bisect_right(period_starts, line_end)
+        ]
+        fact, score = _fact(w, v, local, facts, last_entity, chunks, values, respective.get(v.start))
+        if fact is None:
+            continue
+        fact["source"] = dict(source)
+        facts.append(fact)
+        scores.append(score)
+        if fact["confidence_features"]["entity_anchor"] != "coreference":
+            last_entity = fact["entity"]
+    for fact in facts:
+        if fact["value_span"][0] in names:
+            _respective_owner(fact, *names[fact["value_span"][0]])
+    dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
+    for fact in dated:
+        fact["source"] = dict(source)
+        scores.append(1.0)  # anchored, typed, dated, certain (projections are not kept)
+    if dated:
+        facts = sorted(facts + dated, key=lambda f: f["value_span"][0])
+    quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
+    elapsed = (time.perf_counter() - started) * 1000.0
+    return {
+        "facts": facts,
+        "extraction_quality": quality,
+        "metadata": {"total_facts": len(facts), "processing_time_ms": round(elapsed)},
+    }
+
+
+def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) -> None:
+    """The i-th name of a "respectively" list owns the i-th value; what the clause measured becomes the attribute.
+
+    "Revenue for Alpha, Beta and Gamma was ..." -> (Beta, revenue); "Alpha, Beta and Gamma reported net
+    income of ..." -> (Beta, net income): the other names are taken out of the clause's owner.
+    """
+    measured = re.split(r"\s+(?:for|of|at|in|from)\s+", fact["entity"], maxsplit=1)[0]
+    drop = {w.lower() for n in listed for w in n.split()} | {"and", "&"}
+    rest = " ".join(w for w in measured.split() if w.lower() not in drop).strip().lower()
+    fact["entity"] = name
+    if rest and fact["attribute"] in ("value", None):
+        fact["attribute"] = rest
+
+
+def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str:
+    """``text[start:end]`` with each period inside it replaced by one NUL ("in Q3 FY2024, up" -> "in \\0, up")."""
+    out, pos = [], start
+    for p in periods:
+        ps, pe = p.span
+        if start <= ps and pe <= end:
+            out += [text[pos:ps], "\x00"]
+            pos = pe
+    out.append(text[pos:end])
+    return "".join(out)
+
+
+def _fact(
+    w: _Where,
+    v: Value,
+    periods: list[Period],
+    facts: list[dict[str, Any]],
+    last_entity: str | None,
+    chunks: _NounChunks,
+    others: Sequence[Value] = (),
+    aligned: Period | None = None,
+) -> tuple[dict[str, Any] | None, float]:
+    """One fact for one value (or ``None`` when nothing says what the value is about), with its quality score."""
+    text = w.text
+    previous = facts[-1] if facts and facts[-1]["sentence_span"][0] == w.line_start else None
+    prior = (
+        bool(v.extras.get("prior"))
+        or _PRIOR_RE.search(text[max(w.seg_start, v.start - 30) : v.start]) is not None
+    )
+    gap = (
+        _mask_periods(text, previous["value_span"][1], v.start, periods)
+        if previous is not None and previous["value_span"][1] <= v.start
+        else None
+    )
+    apposition = gap is not None and (
+        _APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
+    )
+    continuation = (
+        gap is not None
+        and previous is not None
+        and re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None
+        and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
+        and v.low is None
+    )
+    conversion = (
+        gap is not None
+        and previous is not None
+        and re.fullmatch(r"\s*\(\s*(?:or\s+|about\s+|approximately\s+|approx\.\s*|~\s*|≈\s*)?", gap)
+        is not None
+        and (v.unit or v.currency) is not None
+        and (previous["unit"] or previous["currency"]) is not None
+        and previous["value_kind"] not in ("percentage", "growth")
+    )
+    about: _About | None
+    counted: str | None = None
+    if previous is not None and conversion:
+        about = _About(previous["entity"], previous["attribute"], "apposition")  # "10kg (25lbs)"
+    elif previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
+        about = _About(previous["entity"], previous["attribute"], "apposition")  # "$65.6 billion, up 16%"
+    elif continuation and previous is not None:
+        about = _About(previous["entity"], previous["attribute"], "list")  # "$96.8bn (2023), $81.5bn (2022)"
+        counted = previous["unit"] if previous["value_kind"] == "count" else None
+    elif (
+        prior
+        and previous is not None
+        and v.low is None
+        and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
+    ):
+        about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
+        counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
+    else:
+        about, counted = _about(w, periods, last_entity, chunks, v.kind)
+        prior = prior and about is not None and bool(v.extras.get("prior"))
+    if about is None or not re.search(r"[^\W\d_]", about.entity):
+        return None, 0.0  # nothing, or nothing with a letter in it, owns the value
+    metric = _METRIC_AFTER_RE.match(text[v.end : w.seg_end])
+    if (
+        metric
+        and about.anchor not in ("prior", "apposition")
+        and not (about.attribute or "").startswith("share")
+    ):
+        about = _About(about.entity, metric.group(1).lower(), about.anchor)
+    kind = v.kind
+    after = re.match(r"[\s-]+([A-Za-z]+)\b", text[v.end : w.seg_end])
+    if (
+        v.low is not None
+        and v.unit is None
+        and not counted
+        and after
+        and after.group(1).lower() in _TIME_NOUNS
+    ):
+        v.unit = after.group(1).lower()  # "for 5–6 days": a range of durations, as "for 5 days" is one
+    if kind == "number" and counted and counted.lower() in _TIME_NOUNS:
+        about = _About(about.entity, None if about.attribute == counted else about.attribute, about.anchor)
+        v.unit, counted = counted.lower(), None  # a duration: a number with a unit, not a count
+    if kind == "number" and counted and v.unit is None:
+        kind = "count"  # "260 million subscribers"; "3 miles height" keeps its unit
+    elif v.unit is not None:
+        counted = None
+    elif kind == "number" and v.unit is None and about.anchor == "label" and about.attribute is None:
+        head = about.entity.split()[-1].lower()
+        if re.fullmatch(r"[a-z]+[^s]s", head):
+            kind, counted = "count", about.entity.lower()  # "Employees: 340"
+    if kind == "number" and v.unit is None and v.scale is None and abs(v.numeric_value) < 10 and v.numeric_value.is_integer():  # fmt: skip
+        return None, 0.0  # a bare small integer ("3 of them") says too little to be a fact
+    if prior:
+        later = [p for p in periods if p.span[0] >= v.end]
+        period = _choose_period(later, w.seg_start, w.seg_end, v)
+    else:
+        ahead = _PRIOR_AHEAD_RE.search(text, v.end, w.seg_end)
+        hi = ahead.start() if ahead else w.seg_end
+        period = _choose_period(periods, w.seg_start, hi, v, text, others) or _choose_period(
+            periods, w.line_start, hi, v, text, others
+        )
+    if aligned is not None:
+        period = (
+            aligned  # "$36.5 million, $2.1 million and $3.7 million ... in 2019, 2018 and 2017, respectively"
+        )
+    if "|" in text[w.line_start : v.start]:
+        column = _table_header(text, v.start, text.rfind("\n", 0, v.start) + 1)
+        column_period = parse_period_text(column) if column else None
+        if period is None and column_period is not None:
+            period = column_period  # "| Metric | 2023 | 2024 |"
+        elif (
+            column
+            and column_period is None
+            and about.attribute is None
+            and re.fullmatch(r"[A-Za-z][\w &/().-]{0,40}", column)
+        ):
+            about = _About(about.entity, column.lower(), about.anchor)  # "| Company | Revenue |"
+    before = text[w.sent.start_char : v.start]
+    projection = _is_projection(w.span, text[w.seg_start : v.start], period)
+    if (
+        projection
+        and period is not None
+        and not period.target
+        and (period.year or 9999) < date.today().year
+        and re.search(r"\bfrom\s*$", text[max(w.seg_start, v.start - 8) : v.start])
+    ):
+        projection = False  # "expected to grow from $527 billion in 2023": the baseline already happened
+    hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
+    direction = _direction(w.span, text, w.seg_start)
+    if direction is None and text[max(0, v.start - 2) : v.start].strip().endswith("+"):
+        direction = "up"  # "(+12% YoY)"
+    value_kind = kind
+    growth_context = (
+        _GROWTH_CONTEXT_RE.search(text[v.end : w.seg_end][:40])
+        or _GROWTH_CONTEXT_RE.search(text[max(w.seg_start, v.start - 40) : v.start])
+    ) is not None
+    if kind == "percentage" and v.low is None and not prior:
+        is_level = re.search(r"\b(?:to|at|of|was|is|were|are|from)\s*$", before) is not None
+        is_share = (about.attribute or "").startswith("share")
+        if not is_share and (
+            (not is_level and (direction or growth_context)) or about.attribute in _CHANGE_NOUNS or apposition
+        ):
+            value_kind = "growth"
+    attribute = _attribute(about, value_kind, direction, text[w.sent.start_char : w.sent.end_char], kind)
+    if kind == "currency" and direction and _BY_RE.search(before) and about.anchor != "prior":
+        attribute = "increase" if direction == "up" else "decrease"  # "increased by $1.3 billion"
+        value_kind = "change"
+    typed = kind in ("currency", "percentage", "percentage_points", "count") or v.unit is not None
+    confidence = _confidence(about.anchor, typed, projection, hedge is not None)
+    fact: dict[str, Any] = {
+        "entity": about.entity,
+        "attribute": attribute,
+        "value": v.text,
+        "value_type": v.value_type,
+        "confidence": confidence,
+        "source": None,
+        "numeric_value": v.numeric_value,
+        "value_kind": value_kind,
+        "currency": v.currency,
+        "unit": counted if kind == "count" and counted else v.unit,
+        "scale": v.scale,
+        "range": {"low": v.low, "high": v.high} if v.low is not None else None,
+        "direction": direction,
+        "period": period.to_dict() if period else None,
+        "is_projection": projection,
+        "comparison": "prior" if prior else None,
+        "qualifier": hedge.group(0).strip().lower() if hedge else None,
+        "value_span": [v.start, v.end],
+        "sentence_span": [w.line_start, w.line_end],
+        "sentence": text[w.line_start : w.line_end].strip(),
+        "confidence_features": {
+            "entity_anchor": about.anchor,
+            "typed_value": typed,
+            "has_period": period is not None,
+            "projection": projection,
+            "hedged": hedge is not None,
+        },
+    }
+    anchor_score = 1.0 if about.anchor in _STRONG_ANCHORS else 0.5
+    certainty = 0.0 if projection else (0.5 if hedge else 1.0)
+    score = 0.4 * anchor_score + 0.25 * typed + 0.2 * (period is not None) + 0.15 * certainty
+    return fact, score

@@ -1,0 +1,177 @@
+"""Noun phrases and their roles from the dependency parse: subjects, objects, counted nouns, owners."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .vocabulary import _LEFT_KEEP_DEPS, _NOT_ENTITY_ENTS, _OBJECT_VERBS, _REPORTER_LEMMAS, _TIME_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+
+def _dated_run(t: Token) -> bool:
+    """Whether ``t`` is in a DATE entity that names a numbered period ("third-quarter"), not "monthly"."""
+    doc = t.doc
+    i = t.i
+    while i > 0 and doc[i].ent_iob_ == "I" and doc[i - 1].ent_type_ == "DATE":
+        i -= 1
+    j = t.i
+    while j + 1 < len(doc) and doc[j + 1].ent_iob_ == "I":
+        j += 1
+    return any(x.like_num for x in doc[i : j + 1])
+
+
+def _clean_phrase(tokens: list[Token]) -> str:
+    words: list[str] = []
+    for t in tokens:
+        if t.dep_ in ("det", "case") or (t.is_punct and t.text not in "-&") or t.is_space:
+            continue
+        if t.lower_ in ("'s", "’s") or (t.dep_ == "poss" and t.pos_ == "PRON"):
+            continue
+        if t.ent_type_ == "DATE" and _dated_run(t):
+            continue  # "third-quarter revenue": the quarter is the fact's period, not part of its entity
+        words.append(t.text)
+    return re.sub(r"\s*-\s*", "-", " ".join(words)).strip(" -")
+
+
+def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -> str:
+    """The head noun with its left modifiers (compounds, adjectives, possessors) and an ``of``/``for`` complement."""
+    left: list[Token] = []
+    for t in head.lefts:
+        if t.dep_ in _LEFT_KEEP_DEPS:
+            left.extend(x for x in t.subtree if x.i not in value_tokens and not x.like_num)
+    tokens = [*sorted(left, key=lambda x: x.i), head]
+    if head.pos_ == "PROPN":
+        # "Windows 11", "S&P 500": a number right after a name is part of it
+        tokens += [
+            c for c in head.rights if c.dep_ == "nummod" and c.i == head.i + 1 and c.i not in value_tokens
+        ]
+    if with_of:
+        for t in head.rights:
+            if t.dep_ == "prep" and t.lower_ in ("of", "for", "in", "at", "on") and t.i not in value_tokens:
+                pobj = [c for c in t.children if c.dep_ == "pobj"]
+                if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in _NOT_ENTITY_ENTS:  # fmt: skip
+                    sub = [
+                        x
+                        for x in pobj[0].subtree
+                        if x.i not in value_tokens and x.dep_ not in ("relcl", "acl")
+                    ]
+                    if len(sub) <= 6 and not any(x.like_num for x in sub):
+                        tokens += [t, *sub]
+                break
+    phrase = _clean_phrase(tokens)
+    if len(phrase.split()) > 10:
+        phrase = _clean_phrase([*sorted(left, key=lambda x: x.i)[-4:], head])
+    return phrase
+
+
+def _subject_of(verb: Token) -> Token | None:
+    """nsubj of ``verb``, inherited through conjunctions, xcomp/ccomp chains and relative clauses."""
+    v = verb
+    for _ in range(6):
+        for c in v.children:
+            if c.dep_ in ("nsubj", "nsubjpass", "csubj"):
+                if c.tag_ in ("WDT", "WP") and v.dep_ == "relcl" and v.head.pos_ in ("NOUN", "PROPN"):
+                    return v.head  # "Its shares, which have gained 20%": the shares
+                return c
+        if v.dep_ in ("conj", "xcomp", "ccomp", "advcl", "pcomp") and v.head is not v:
+            v = v.head
+            if v.pos_ in ("NOUN", "PROPN") and verb.dep_ != "advcl":
+                return v
+            continue
+        if v.dep_ in ("relcl", "acl") and v.head.pos_ in ("NOUN", "PROPN"):
+            return v.head
+        break
+    return None
+
+
+def _outer_subject(verb: Token, value_tokens: set[int]) -> str | None:
+    """The named subject of the clause that embeds ``verb`` ("The company said it would ...")."""
+    v = verb
+    for _ in range(3):
+        if v.dep_ not in ("ccomp", "xcomp", "advcl", "conj") or v.head is v:
+            return None
+        v = v.head
+        subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if (
+            subj is not None
+            and subj.pos_ in ("NOUN", "PROPN")
+            and subj.lemma_.lower() not in _REPORTER_LEMMAS
+        ):
+            return _noun_phrase(subj, value_tokens)
+    return None
+
+
+def _object_of(verb: Token, value_tokens: set[int]) -> Token | None:
+    """The direct object of an estimating verb, or of the estimating verb it is conjoined to."""
+    v = verb
+    for _ in range(2):
+        obj = next((c for c in v.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
+        if obj is not None and obj.pos_ in ("NOUN", "PROPN") and obj.ent_type_ not in _NOT_ENTITY_ENTS:
+            return obj
+        if v.dep_ == "conj" and v.head.lemma_.lower() in _OBJECT_VERBS:
+            v = v.head
+            continue
+        break
+    return None
+
+
+def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
+    """The noun a number counts ("260 million paid subscribers" -> "paid subscribers"), on the same line, close by."""
+    plural_name = head.pos_ == "PROPN" and (
+        head.tag_ == "NNPS" or re.fullmatch(r"\w+[^s]s", head.text) is not None
+    )
+    if (
+        (head.pos_ != "NOUN" and not plural_name)
+        or head.idx >= line_end
+        or head.i - span.end > 4
+        or head.i < span.end
+    ):
+        return None
+    between = span.doc[span.end : head.i + 1]
+    for x in between:
+        if (x.is_punct and x.text != "-") or x.is_space or x.like_num or x.pos_ in ("ADP", "DET", "SYM"):
+            return None
+        if x.pos_ == "PROPN" and x.i != head.i:
+            return None
+    if head.lower_ in _TIME_NOUNS:
+        # "73.4 years" as a level ("rose to", "is", "of") is a duration; "over 3 years" is not a fact
+        role = head.head.lower_ if head.dep_ == "pobj" else head.dep_
+        return head.text if role in ("attr", "dobj", "oprd", "to", "of", "at") else None
+    if head.ent_type_ in ("DATE", "TIME"):
+        return None
+    return _clean_phrase(list(between)) or None
+
+
+def _with_owner(phrase: str, noun: Token, value_tokens: set[int]) -> str:
+    """Prefix a metric with its named owner: "Apple reported revenue of $5bn" -> "Apple revenue"."""
+    verb = noun.head
+    while verb.pos_ == "ADP" and verb.head is not verb:
+        verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX"):
+        return phrase
+    subj = _subject_of(verb)
+    if subj is None or subj.i in value_tokens:
+        return phrase
+    if subj.pos_ == "PROPN" or subj.ent_type_ in ("ORG", "GPE", "PERSON", "NORP", "PRODUCT"):
+        owner = _noun_phrase(subj, value_tokens, with_of=False)
+        if owner and owner.lower() not in phrase.lower():
+            return f"{owner} {phrase}"
+    return phrase
+
+
+def _of_complement(span: Span, value_tokens: set[int]) -> Token | None:
+    """``45% of respondents``: the noun after the value's own "of"."""
+    for t in span:
+        for c in t.children:
+            if c.dep_ == "prep" and c.lower_ == "of" and c.i not in value_tokens:
+                pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+                if (
+                    pobj is not None
+                    and pobj.pos_ in ("NOUN", "PROPN")
+                    and pobj.ent_type_ not in _NOT_ENTITY_ENTS
+                ):
+                    return pobj
+    return None

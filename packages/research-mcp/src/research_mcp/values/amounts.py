@@ -1,0 +1,318 @@
+"""Finding amounts in text: money, percentages, points, quantities with a unit, counts.
+
+One compiled pattern finds a number with what is written around it (a currency before or after, a
+sign, a scale, ``%``, points, degrees); ``units.unit_after`` then reads a physical unit after it.
+The checks in ``find_values`` keep numbers that are labels, references, statistics, list markers or
+times out. Every pattern is compiled once at import; the per-call work is a few ``finditer`` passes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from decimal import Decimal
+from typing import Any
+
+from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
+from .model import Value
+from .ranges import merge_ranges
+from .units import measured_after, money_near, unit_after
+from .words import word_quantities, word_values
+
+__all__ = ["NUM", "find_values"]
+
+_SINGLE_LETTER_SCALES = {"k", "K", "m", "M", "b", "B", "T"}
+
+
+def _alt(words: list[str]) -> str:
+    """A regex alternation of ``words`` as a trie ("A(?:ED|UD)|B(?:RL|...)"), longest match first.
+
+    The currency lists hold a few hundred entries; a flat alternation would try each one at every
+    position where an amount could start, a trie only the branch of the next character.
+    """
+    trie: dict[str, Any] = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_regex(trie)
+
+
+def _trie_regex(node: dict[str, Any]) -> str:
+    branches = [re.escape(ch) + _trie_regex(child) for ch, child in sorted(node.items()) if ch]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
+NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Continental forms, read only next to a currency ("48,96 €", "€ 2.109,00", "Rp 1.550.000", "5 000 Р"): a comma
+# before one or two digits, dot groups ending in a decimal comma or repeated, or groups of three after spaces.
+# English never writes these, and without a currency "1,5" or "5 200" is too ambiguous to read.
+_NUM_EU = (
+    r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,])|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
+    r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d+,\d{1,2}(?![\d,])"
+)
+_EU_RE = re.compile(_NUM_EU)
+# "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
+# as written, so "ALL 5" or "rs 5" stay words.
+_DOLLAR_FORMS = [s for s in CURRENCY_SYMBOLS if "$" in s and s != "$"]
+_OTHER_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s]
+# "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount)
+_POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s and s not in ("Ft", "RM")]  # "5 Ft" is feet
+_CUR_PRE = "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES))
+_CUR_POST = _alt(sorted(CURRENCY_CODES)) + "|(?i:" + _alt(list(CURRENCY_NAMES)) + ")|" + _alt(_POST_SYMBOLS)
+_SCALE = (
+    r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
+)
+_PCT = r"(?:(?i:wt|vol|mol|w/w|v/v)\.?\s?)?%|(?i:per\s?cent|percent|pct)\b"  # "6.8 wt.%": mass and volume percent are percentages
+_POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
+_UNIT = r"(?i:points?|pts|x)\b"
+
+_AMOUNT_RE = re.compile(
+    r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
+    r"(?<![\w.,/\\#@:])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
+    r"(?P<neg>[-−–]\s?)?"
+    r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
+    r"(?P<neg2>[-−])?"
+    r"(?P<num>(?(cur_pre)(?:"
+    + _NUM_EU
+    + r")|(?=(?:"
+    + _NUM_EU
+    + r")\s?(?:"
+    + _CUR_POST
+    + r")(?![A-Za-z]))(?:"
+    + _NUM_EU
+    + r"))|"
+    + NUM
+    + r")"
+    r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + NUM + r"))?"
+    r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![A-Za-z]))?"
+    r"(?:\s?(?P<cur_post>" + _CUR_POST + r")(?![A-Za-z])(?!\s?\d))?"
+    r"(?:\s?(?P<points>"
+    + _POINTS
+    + r")|\s?(?P<pct>"
+    + _PCT
+    + r")|\s?(?P<unit>"
+    + _UNIT
+    + r")|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
+    r"(?![%/:]|[.,]\d)",
+)
+_POUND_WORDS = {"pound", "pounds"}
+
+
+# Words just before a number that make it a label, not a value ("Table 2", "version 3").
+_LABEL_BEFORE_RE = re.compile(
+    r"(?i:\b(?:fig(?:ure)?|tab(?:le)?|sec(?:tion)?|eq(?:uation)?|chapter|page|pp?|step|phase|version|v|no|"
+    r"item|appendix|ref|level|tier|series|model|gen|generation|stage|round|week|day|line|article|rule|"
+    r"grade|class|type|room|gpt|iphone|windows|covid)\.?\s*)$"
+)
+_STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
+
+
+def _to_float(num: str, factor: float = 1.0) -> float:
+    """Exact decimal arithmetic, so "$65.6 billion" is 65600000000.0, not 65599999999.99999."""
+    if _EU_RE.fullmatch(num) and not re.fullmatch(NUM, num):
+        num = (
+            num.replace(" ", "").replace("\u00a0", "").replace(".", "").replace(",", ".")
+        )  # "2.109,00" -> 2109.00
+    return float(Decimal(num.replace(",", "")) * Decimal(int(factor)))
+
+
+def _scale_name(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    if raw == "MM":
+        return "million"
+    return SCALE_WORDS.get(raw.lower())
+
+
+def _currency_of(raw: str) -> str:
+    """ISO 4217 code for a symbol, code or name as written ("hk$" -> HKD, "euros" -> EUR)."""
+    if raw in CURRENCY_SYMBOLS:
+        return CURRENCY_SYMBOLS[raw]
+    for form in CURRENCY_SYMBOLS:
+        if form.lower() == raw.lower():
+            return CURRENCY_SYMBOLS[form]
+    if raw.upper() in CURRENCY_CODES:
+        return raw.upper()
+    return CURRENCY_NAMES[" ".join(raw.lower().split())]
+
+
+def _money_context(text: str, m: re.Match[str]) -> bool:
+    """Whether "pounds" after this number is money: a scale word ("20 million pounds") or money words nearby."""
+    if m.group("scale"):
+        return True
+    return money_near(text, m.start(), m.end())
+
+
+def _match_to_value(m: re.Match[str], text: str) -> Value | None:
+    num_s = m.group("num")
+    cur_pre = m.group("cur_pre")
+    cur_post = m.group("cur_post")
+    scale_raw = m.group("scale")
+    currency: str | None = None
+    if cur_pre:
+        currency = _currency_of(cur_pre)
+    elif cur_post:
+        currency = _currency_of(cur_post)
+    weight = False
+    if cur_post and cur_post.lower() in _POUND_WORDS and not cur_pre and not _money_context(text, m):
+        currency, weight = None, True  # "2,204.62 pounds" of grain: a weight, not sterling
+    end = m.end()
+    metre = False
+    if scale_raw in _SINGLE_LETTER_SCALES and currency is None and m.group("scale_gap"):
+        # "5 m" without a currency is metres (or nothing): keep the number, not the letter.
+        metre = scale_raw == "m" and m.group("scale_gap") == " " and measured_after(text, m.end())
+        scale_raw = None
+        end = m.start("scale") - len(m.group("scale_gap"))
+    if scale_raw == "T" and currency is None:
+        scale_raw = None
+        end = m.start("scale") - len(m.group("scale_gap") or "")
+    if (
+        scale_raw in _SINGLE_LETTER_SCALES
+        and currency is None
+        and not m.group("scale_gap")
+        and re.match(r"\s+[A-Z]", text[m.end() : m.end() + 2])
+    ):
+        return None  # "221B Baker Street": a house number, not 221 billion
+    scale = _scale_name(scale_raw)
+    negative = bool(m.group("neg") or m.group("neg2"))
+    if m.group("neg") and currency is None and m.group("neg").strip() == "–":
+        negative = False  # an en dash before a bare number is punctuation, not a sign
+    factor = FACTORS[scale] if scale else 1.0
+    value = _to_float(num_s, factor)
+    low = high = None
+    if m.group("num_hi"):
+        low = value
+        high = _to_float(m.group("num_hi"), factor)
+        if negative:
+            low = -low
+        if high < low:
+            return None  # "10-5" is not a range we trust
+    if not math.isfinite(value) or (high is not None and not math.isfinite(high)):
+        return None  # "1" followed by 400 digits is not a quantity anyone reported
+    if negative:
+        value = -value
+    points = m.group("points") if scale_raw is None or scale is not None else None
+    pct = m.group("pct")
+    unit = None
+    if end == m.end():
+        if points:
+            kind = "percentage_points"
+            unit = "percentage points"
+            if points.lower().startswith(("b", "basis")):
+                value /= 100.0
+                low = low / 100.0 if low is not None else None
+                high = high / 100.0 if high is not None else None
+                unit = "percentage points"
+        elif pct:
+            kind = "percentage"
+            unit = "%"
+        elif currency:
+            kind = "currency"
+            unit = currency
+        elif m.group("deg"):
+            kind = "number"
+            raw_deg = m.group("deg").replace(" ", "").lower()
+            unit = (
+                "°C"
+                if raw_deg.endswith(("c", "celsius"))
+                else "°F"
+                if raw_deg.endswith(("f", "fahrenheit"))
+                else "°"
+            )
+        elif m.group("unit"):
+            kind = "number"
+            raw_unit = m.group("unit").lower()
+            unit = "points" if raw_unit.startswith(("point", "pt")) else raw_unit
+        else:
+            kind = "number"
+    else:
+        kind = "currency" if currency else "number"
+        unit = currency
+    if weight:
+        kind, unit = "number", "lb"
+    elif metre:
+        kind, unit, end = "number", "m", m.end()
+    elif kind == "number" and unit is None and currency is None and not m.group("deg"):
+        found = unit_after(text, end)
+        if found is not None:
+            unit, end = found[0].symbol, found[1]
+    if text[end : end + 1].isalnum() or text[end : end + 1] == "_":
+        return None  # the number runs into a word: "3D", "4G", "2nd", an identifier
+    if currency and kind != "currency":
+        return None  # "$5%" and the like: malformed
+    surface = text[m.start() : end]
+    if low is not None and high is not None:
+        value = (low + high) / 2.0
+    year_like = (
+        kind == "number"
+        and scale is None
+        and low is None
+        and unit is None
+        and re.fullmatch(r"(?:1[89]|20)\d{2}", num_s) is not None
+    )
+    return Value(
+        text=" ".join(surface.split()),
+        start=m.start(),
+        end=end,
+        kind=kind,
+        numeric_value=value,
+        currency=currency,
+        scale=scale,
+        unit=unit,
+        low=low,
+        high=high,
+        year_like=year_like,
+        explicit_scale=scale is not None,
+    )
+
+
+def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> list[Value]:
+    """Every value in ``text`` with its character span, skipping spans in ``exclude`` (dates, periods).
+
+    Years standing alone are returned with ``year_like=True`` so the caller can treat them as dates.
+    """
+    blocked = sorted(exclude or [])
+    block_starts = [b[0] for b in blocked]
+    found: list[Value] = []
+    for m in _AMOUNT_RE.finditer(text):
+        s, e = m.start("num"), m.end("num")
+        i = bisect.bisect_left(block_starts, e)  # spans starting before e; periods never nest, so check two
+        if any(bs < e and s < be for bs, be in blocked[max(0, i - 2) : i]):
+            continue
+        before = text[max(0, m.start() - 16) : m.start()]
+        if _LABEL_BEFORE_RE.search(before) and not m.group("cur_pre"):
+            continue
+        if _STAT_BEFORE_RE.search(before) and not m.group("cur_pre"):
+            continue  # "p < 0.05", "n = 1,234": statistics, not facts
+        if (
+            before.endswith(("[", "("))
+            and text[m.end() : m.end() + 1] in ("]", ")")
+            and not (m.group("cur_pre") or m.group("pct") or m.group("points") or m.group("scale"))
+        ):
+            continue  # "[12]" or "(3)": a reference or an enumerator
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if (
+            text[line_start : m.start()].strip() == ""
+            and re.match(r"[.)]\s", text[m.end() : m.end() + 2])
+            and m.group("num").isdigit()
+            and not (m.group("pct") or m.group("cur_pre"))
+        ):
+            continue  # "1. First item": a list enumerator
+        if text[m.end() : m.end() + 1] in (":",) and text[m.end() + 1 : m.end() + 2].isdigit():
+            continue  # a time such as 10:30
+        if found and m.start() < found[-1].end:
+            continue  # inside the unit the previous value ends with ("4km^3")
+        v = _match_to_value(m, text)
+        if v is not None:
+            found.append(v)
+    for v in [*word_values(text), *word_quantities(text)]:
+        if not any(v.start < f.end and f.start < v.end for f in found):
+            found.append(v)
+    found.sort(key=lambda x: x.start)
+    return merge_ranges(found, text)

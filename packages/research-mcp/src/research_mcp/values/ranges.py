@@ -1,0 +1,104 @@
+"""Joining two values into one range (``$10-12 billion``, ``between 5% and 7%``, ``-18 °C to -34 °C``)."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import FACTORS
+from .model import Value
+
+__all__ = ["merge_ranges"]
+
+# "8- to 16-meter": a suspended hyphen before the joiner leaves the unit to the second number
+_RANGE_GAP_RE = re.compile(r"^(?:-\s+(?=to\b|and\b))?\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECASE)
+_RANGE_LEAD_RE = re.compile(r"(?i:\b(from|between)\s+(?:about\s+|around\s+|roughly\s+)?)$")
+
+
+_CHANGE_BEFORE_RE = re.compile(
+    r"(?i:\b(?:rose|rise[sn]?|rising|grew|grow[sn]?|growing|increas(?:e[sd]?|ing)|fell|fall(?:s|en|ing)?|"
+    r"declin(?:e[sd]?|ing)|drop(?:ped|s|ping)?|jump(?:ed|s)?|climb(?:ed|s|ing)?|gain(?:ed|s)?|up|down|by|"
+    r"add(?:ed|s)?|lost|los(?:e|es|ing)|cut|rais(?:e|ed|es)|lower(?:ed|s)?|widen(?:ed|s)?|narrow(?:ed|s)?|"
+    r"expand(?:ed|s)?|shr[au]nk|shrinks?|surg(?:e[sd]?|ing)|soar(?:ed|s)?|plung(?:e[sd]?)|slipp?(?:ed|s)?|"
+    r"went|moved?|chang(?:e[sd]?)|improv(?:e[sd]?)|reduc(?:e[sd]?)|boost(?:ed|s)?|doubl(?:e[sd]?)|"
+    r"tripl(?:e[sd]?)|eased?|edged|ticked|swung)\s+(?:\w+\s+){0,2})$"
+)
+
+
+def merge_ranges(values: list[Value], text: str) -> list[Value]:
+    """Join ``X-Y``, ``between X and Y`` and ``from X to Y`` into one value with low/high.
+
+    Y's scale and currency apply to X ("$10-12 billion"). After a change verb, ``from X to Y`` is a
+    change, not a range ("grew from 4,000 to 5,500"): the two values stay apart and X is marked
+    ``prior``.
+    """
+    out: list[Value] = []
+    i = 0
+    while i < len(values):
+        v = values[i]
+        if i + 1 < len(values):
+            w = values[i + 1]
+            if w.start == v.end and text[w.start : w.start + 1] in ("-", "–", "—") and w.numeric_value < 0:
+                # "5%-7%": the dash joins two values, it is not a minus sign
+                w.numeric_value, w.start, w.text = -w.numeric_value, w.start + 1, w.text[1:].lstrip()
+            gap = text[v.end : w.start]
+            window = max(0, v.start - 30)
+            lead = _RANGE_LEAD_RE.search(text[window : v.start])
+            lead_word = lead.group(1).lower() if lead else None
+            same_kind = v.kind == w.kind or (v.kind == "number" and w.kind in ("currency", "percentage"))
+            currency_ok = v.currency in (None, w.currency) and v.unit in (
+                None,
+                w.unit,
+            )  # not "44 ml to 50 mg"
+            joiner = re.sub(r"^-\s+", "", gap.strip()).lower()
+            before = text[max(0, v.start - 40) : (lead.start() + window) if lead else v.start]
+            after_change = _CHANGE_BEFORE_RE.search(before) is not None
+            joinable = (
+                _RANGE_GAP_RE.match(gap) is not None
+                and same_kind
+                and currency_ok
+                and v.low is None
+                and w.low is None
+            )
+            if joinable and lead_word == "from" and joiner in ("to", "-", "–", "—") and after_change:
+                v.extras["prior"] = True  # "grew from 4,000 to 5,500": a change, not a range
+                if not v.explicit_scale and w.scale:
+                    v.numeric_value *= FACTORS[w.scale]
+                    v.scale = w.scale
+                out.append(v)
+                i += 1
+                continue
+            if joinable and (
+                (lead_word == "between" and joiner == "and")
+                or (lead_word == "from" and joiner in ("to", "-", "–", "—", "through"))
+                or (lead_word is None and joiner in ("-", "–", "—"))
+                or (lead_word is None and joiner == "to" and not after_change)
+            ):
+                lo, hi = v.numeric_value, w.numeric_value
+                if not v.explicit_scale and w.scale:
+                    lo *= FACTORS[w.scale]
+                if lo > hi and joiner in ("to", "and", "through") and (v.unit is not None or hi < 0):
+                    lo, hi = hi, lo  # "from -18 °C to -34 °C": a range written from its top, in words
+                start = lead.start() + window if lead else v.start
+                merged = Value(
+                    text=" ".join(text[start : w.end].split()),
+                    start=start,
+                    end=w.end,
+                    kind=w.kind,
+                    numeric_value=(lo + hi) / 2.0,
+                    currency=w.currency,
+                    scale=w.scale,
+                    unit=w.unit,
+                    low=lo,
+                    high=hi,
+                    explicit_scale=w.explicit_scale,
+                )
+                if lo > hi:
+                    out.append(v)
+                    i += 1
+                    continue
+                out.append(merged)
+                i += 2
+                continue
+        out.append(v)
+        i += 1
+    return out

@@ -1,0 +1,109 @@
+"""The physical unit written right after a number (``10kg``, ``4,000 km``, ``32 degrees Celsius``, ``2 in.``).
+
+Words and symbols come from ``lexicon`` (quantulum3's unit table). What this module adds is when an
+ambiguous word is a unit:
+
+- a symbol of one letter (``g``, ``L``, ``K``, ``C``) counts only when nothing but a space or
+  punctuation follows it, and never one that is a scale (``k m M b B T``: ``£3.2m`` is money);
+- ``in`` is an inch only where a length reads that way: at the end of the clause (``2 in.``), before
+  a dimension word (``2 1/2 in thick``) or a ``x`` (``2 in x 4 in``); ``3 in 10`` is not;
+- ``pound``/``pounds`` is a weight unless the amount reads as money (``amounts.money_context``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import UNIT_SYMBOLS, UNIT_WORDS, Unit
+
+__all__ = ["measured_after", "money_near", "unit_after"]
+# A found unit reports the symbol as written ("ml", "lbs"), or the unit's own symbol for a word ("kilometres" -> km).
+
+_SCALE_LETTERS = frozenset("kmMbBT")
+_TOKENS_RE = re.compile(r"[^\s\d,;:()\[\]]+(?:\^?[23](?!\d))?(?:\s+[^\s\d,;:()\[\]]+){0,3}")
+_MEASURED_RE = re.compile(
+    r"(?i:\s*(?:$|[.,;:)\]]|(?:thick|thin|long|wide|tall|high|deep|across|in\s+diameter|diameter|"
+    r"square|screen|display|x|×)\b))"
+)
+# Words near "pounds" that make it money rather than weight ("spent 20 million pounds").
+_MONEY_CONTEXT_RE = re.compile(
+    r"(?i:\b(?:cost|costs|costing|spent|spend|spending|paid|pay|pays|payment|price[sd]?|worth|sterling|fund|"
+    r"funding|budget|revenue|sales|profit|loss|fine[sd]?|salary|wages?|bought|sold|earn(?:ed|s)?|raised?|"
+    r"invest(?:ed|ment)?|deal|bid|offer|bill|debt|tax|fee|fees|cash|money|bank|bonus|donat\w+)\b|£)"
+)
+_GLUED_SINGLE = frozenset("gLWVJCF")  # one-letter symbols that may touch the number: "5g", "100W", "-10C"
+
+
+def unit_after(text: str, pos: int) -> tuple[Unit, int] | None:
+    """The unit starting at ``text[pos]`` (after at most one space or a hyphen), and where it ends.
+
+    The longest match wins ("square kilometres" over nothing, "degrees Celsius" over "degrees").
+    """
+    gap = 0
+    if text.startswith((" ", "\u00a0", "-"), pos):
+        gap = 1
+    start = pos + gap
+    m = _TOKENS_RE.match(text, start)
+    if m is None:
+        return None
+    words = m.group(0).split()
+    hyphen = gap == 1 and text[pos] == "-"
+    for n in range(len(words), 0, -1):
+        cand = " ".join(words[:n])
+        # "2 in.", "10kg.": a full stop after the unit ends the sentence, it is not part of the unit
+        for form in (cand, cand.rstrip(".")) if cand.endswith(".") else (cand,):
+            end = text.find(form, start) + len(form)
+            unit = _lookup(form, text, end, glued=gap == 0, hyphen=hyphen)
+            if unit is not None:
+                written = form in UNIT_SYMBOLS or _POWER_RE.fullmatch(form) is not None
+                return (Unit(unit.name, form, unit.dimension) if written else unit), end
+    return None
+
+
+def _lookup(form: str, text: str, end: int, *, glued: bool, hyphen: bool) -> Unit | None:
+    after = text[end : end + 1]
+    if after.isalnum() or after == "%":
+        return None  # "5 kmh"? "3 gigs": the word goes on
+    word = UNIT_WORDS.get(form.lower())
+    if word is not None and not glued:
+        return word  # "16-meter", "4,000 kilometres"
+    if hyphen:
+        return None  # "COVID-19 m...": a symbol after a hyphen is not a unit
+    unit = UNIT_SYMBOLS.get(form) or _powered(form)
+    if unit is None:
+        return word if glued and word is not None and len(form) > 2 else None  # "10kilograms"
+    if len(form) == 1 and (form in _SCALE_LETTERS or (glued and form not in _GLUED_SINGLE)):
+        return None
+    if form == "in" and not measured_after(text, end):
+        return None  # "3 in 10 people"
+    return unit
+
+
+def measured_after(text: str, end: int) -> bool:
+    """Whether an ambiguous one- or two-letter unit ending at ``end`` reads as a measurement.
+
+    True at the end of a clause ("2 in.", "L = 1 m,") or before a dimension word ("2 in thick",
+    "a 5 m long"): "3 in 10 people" and "5 m users" are not measurements.
+    """
+    return _MEASURED_RE.match(text, end) is not None
+
+
+def money_near(text: str, start: int, end: int) -> bool:
+    """Whether money words surround ``text[start:end]`` (60 characters before, 40 after): "spent", "price", "£"."""
+    return _MONEY_CONTEXT_RE.search(text, max(0, start - 60), min(len(text), end + 40)) is not None
+
+
+_POWER_RE = re.compile(r"(?P<base>[^\W\d_]+)\^?(?P<power>[23²³])")
+
+
+def _powered(form: str) -> Unit | None:
+    """``km2``, ``m²``, ``cm^3``: a length symbol with a power is the square or cubic unit of that length."""
+    m = _POWER_RE.fullmatch(form)
+    base = UNIT_SYMBOLS.get(m.group("base")) if m else None
+    if m is None or (base is None and m.group("base") != "m"):
+        return None
+    name = "metre" if base is None else base.name
+    if base is not None and base.dimension != "length":
+        return None
+    square = m.group("power") in "2²"
+    return UNIT_WORDS.get(("square " if square else "cubic ") + name)
