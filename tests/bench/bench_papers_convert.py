@@ -138,6 +138,47 @@ async def parallel_figure(runs: int) -> None:
     )
 
 
+CPU_PROBE = """
+import resource, sys, time
+from pathlib import Path
+if __name__ == "__main__":
+    from papers_mcp.convert import convert_pdf
+    start = time.perf_counter()
+    convert_pdf(Path(sys.argv[1]), workers=int(sys.argv[2]))
+    wall = time.perf_counter() - start
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    print(f"{wall:.2f} {cpu:.2f}")
+"""
+
+
+def conversion_cpu(runs: int) -> None:
+    """The same conversion in a fresh process, 1 vs 2 workers: wall time and CPU time of the process
+    and its helpers. CPU time does not depend on what else the machine runs: it shows what the
+    parallel run costs in extra work (helper start-up, a duplicated last chunk)."""
+    pdf = str(fixtures_dir() / LONG_PAPER)
+    figures: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+    for run in range(runs):
+        for workers in (1, 2) if run % 2 == 0 else (2, 1):
+            out = subprocess.run(
+                [sys.executable, "-c", CPU_PROBE, pdf, str(workers)],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            wall, cpu = (float(x) for x in out.stdout.split())
+            figures[workers].append((wall, cpu))
+    (w1, c1), (w2, c2) = (
+        (statistics.median(w for w, _ in figures[n]), statistics.median(c for _, c in figures[n]))
+        for n in (1, 2)
+    )
+    sys.stdout.write(
+        f"    the conversion alone, fresh process, median of {runs}: 1 worker {w1:.1f} s wall, {c1:.1f} s CPU "
+        f"({c1 / w1:.2f} cores busy); 2 workers {w2:.1f} s wall, {c2:.1f} s CPU ({c2 / w2:.2f} cores busy); "
+        f"wall ratio {w2 / w1:.2f}, CPU ratio {c2 / c1:.2f}\n"
+    )
+
+
 def worker_memory() -> None:
     """Peak RSS of the server-side process and of its helper in a 2-worker conversion of the long paper."""
     code = (
@@ -261,6 +302,7 @@ def main() -> int:
 def parallel_passes(args: argparse.Namespace, pdfs: list[Path]) -> int:
     if args.runs > 0:
         anyio.run(parallel_figure, args.runs)
+        conversion_cpu(args.runs)
     worker_memory()
     if args.equality:
         pymupdf4llm.use_layout(True)
