@@ -89,6 +89,10 @@ def canonical_unit(unit: str | None) -> str | None:
     for cand in (u, u.lower(), re.sub(r"s$", "", u.lower()), re.sub(r"es$", "", u.lower())):
         if cand in _ALIASES:
             return _ALIASES[cand]
+    parts = re.split(r"\s*/\s*|\s+per\s+", u)
+    if len(parts) > 1:  # a compound unit: "l/km" and "litre per kilometre" are one unit
+        names = [canonical_unit(x) for x in parts]
+        return None if None in names else " per ".join(n for n in names if n)
     return None
 
 

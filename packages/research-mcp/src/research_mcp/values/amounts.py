@@ -17,7 +17,7 @@ from typing import Any
 from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
 from .model import Value
 from .ranges import merge_ranges
-from .units import measured_after, money_near, unit_after
+from .units import measured_after, money_near, per_follows, time_window, unit_after
 from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
@@ -74,7 +74,7 @@ _UNIT = r"(?i:points?|pts|x)\b"
 
 _AMOUNT_RE = re.compile(
     r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
-    r"(?<![\w.,/\\#@:])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
+    r"(?<![\w.,/\\#@:^])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
@@ -99,16 +99,21 @@ _AMOUNT_RE = re.compile(
     + r")|\s?(?P<unit>"
     + _UNIT
     + r")|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
-    r"(?![%/:]|[.,]\d)",
+    r"(?![%:]|/(?![^\W\d_])|[.,]\d)",  # "3/4" and "10:30" are not amounts; "£3.2m/year" is
 )
 _POUND_WORDS = {"pound", "pounds"}
 
 
 # Words just before a number that make it a label, not a value ("Table 2", "version 3").
 _LABEL_BEFORE_RE = re.compile(
-    r"(?i:\b(?:fig(?:ure)?|tab(?:le)?|sec(?:tion)?|eq(?:uation)?|chapter|page|pp?|step|phase|version|v|no|"
+    r"(?i:\b(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eq(?:uation)?s?|chapters?|page|pp?|steps?|phases?|version|v|no|"
     r"item|appendix|ref|level|tier|series|model|gen|generation|stage|round|week|day|line|article|rule|"
     r"grade|class|type|room|gpt|iphone|windows|covid)\.?\s*)$"
+)
+# "Figures 3K and 3L", "Figs. 2a, 3b": every number of a list after a label word is a label
+_LABEL_LIST_BEFORE_RE = re.compile(
+    r"(?i:\b(?:fig(?:ure)?s?|tables?|panels?|sections?|eqs?|equations?|steps?|phases?)\.?\s+"
+    r"(?:\w{1,4}(?:[-–]\w{1,4})?\s*(?:,\s*(?:and\s+)?|and|&|–|-|to)\s*)+$)"
 )
 _STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
 
@@ -164,6 +169,9 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         currency, weight = None, True  # "2,204.62 pounds" of grain: a weight, not sterling
     end = m.end()
     metre = False
+    if scale_raw == "m" and currency is None and per_follows(text, m.end()):
+        scale_raw = None  # "9.8m/s2": metres per something, not millions
+        end = m.start("scale") - len(m.group("scale_gap") or "")
     if scale_raw in _SINGLE_LETTER_SCALES and currency is None and m.group("scale_gap"):
         # "5 m" without a currency is metres (or nothing): keep the number, not the letter.
         metre = scale_raw == "m" and m.group("scale_gap") == " " and measured_after(text, m.end())
@@ -240,6 +248,11 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         kind, unit, end = "number", "m", m.end()
     elif kind == "number" and unit is None and currency is None and not m.group("deg"):
         found = unit_after(text, end)
+        if found is not None and found[0].dimension == "time" and not m.group("num_hi"):
+            if re.fullmatch(r"(?:1[89]|20)\d{2}", num_s) and not found[0].symbol.endswith("s"):
+                found = None  # "the 2021 year": a date
+            elif time_window(text, m.start(), found[1]):
+                return None  # "the first nine months", "12 months ended June 30": a period, not a value
         if found is not None:
             unit, end = found[0].symbol, found[1]
     if text[end : end + 1].isalnum() or text[end : end + 1] == "_":
@@ -286,8 +299,12 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
         if any(bs < e and s < be for bs, be in blocked[max(0, i - 2) : i]):
             continue
         before = text[max(0, m.start() - 16) : m.start()]
-        if _LABEL_BEFORE_RE.search(before) and not m.group("cur_pre"):
-            continue
+        if (
+            _LABEL_BEFORE_RE.search(before)
+            or _LABEL_LIST_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
+            or (before.endswith("[") and not (m.group("pct") or m.group("points")))
+        ) and not m.group("cur_pre"):
+            continue  # "Table 2", "Figures 3K and 3L", "[11C]", "[12]": labels, isotopes, references
         if _STAT_BEFORE_RE.search(before) and not m.group("cur_pre"):
             continue  # "p < 0.05", "n = 1,234": statistics, not facts
         if (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import SCALES
+from .lexicon import SCALES, UNIT_SYMBOLS
 from .model import Value
-from .units import money_near, unit_after
+from .units import money_near, time_window, unit_after
 
 __all__ = ["word_quantities", "word_values"]
 
@@ -86,8 +86,10 @@ def word_quantities(text: str) -> list[Value]:
         if found is None:
             continue
         unit, end = found
-        if unit.symbol == text[m.end() : end].strip(" -"):
+        if text[m.end() : end].strip(" -") in UNIT_SYMBOLS:
             continue  # "two in my car": a symbol after a number in words is not a unit
+        if unit.dimension == "time" and time_window(text, m.start(), end):
+            continue  # "the past five years", "the three months ended June 30": a period
         if unit.name == "pound-mass" and money_near(text, m.start(), end):
             continue  # "five pounds" for a ticket: money, read by word_values' currency words
         n = _WORD_NUMBERS[m.group("w").lower()] + (
