@@ -40,7 +40,7 @@ def preds_parser(text: str) -> list[Pred]:
     """Our value parser alone: every value, no subject needed; the nearest period in the text."""
     periods = find_periods(text)
     out: list[Pred] = []
-    for v in find_values(text, exclude=[p.span for p in periods]):
+    for v in find_values(text, exclude=[p.span for p in periods], spelled_counts=True):
         if v.year_like:
             continue
         near = min(periods, key=lambda p: abs(p.span[0] - v.start), default=None)

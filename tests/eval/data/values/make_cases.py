@@ -118,6 +118,16 @@ def numbers_in(s: str) -> list[float]:
     return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", s)]
 
 
+def signed_numbers_in(s: str) -> list[float]:
+    """The numbers of a label with their signs: a minus before a number that does not follow a digit ("−27.2 to −23.1")."""
+    out = []
+    for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", s):
+        value = float(m.group(0).replace(",", ""))
+        signed = m.start() > 0 and s[m.start() - 1] in "-−" and (m.start() < 2 or not s[m.start() - 2].isalnum())
+        out.append(-value if signed else value)
+    return out
+
+
 def locate(text: str, surface: str, after: int = 0) -> tuple[int, int] | None:
     i = text.find(surface, after)
     if i == -1:
@@ -236,9 +246,7 @@ def measeval_all(src: Path, physical: set[str], split: str = "train") -> list[di
                     and len(nums) == 2
                     and re.search(r"\d\s*(?:to|-|–|and)\s*[-−]?\d", surface)
                 ):
-                    lo, hi = nums
-                    if "−" in surface.split(str(surface))[0][:1] or surface.strip().startswith(("-", "−")):
-                        lo = -lo
+                    lo, hi = sorted(signed_numbers_in(surface))  # "−25.9 to −26.5‰": a range written from its top
                     v.update(cat="range", low=lo, high=hi, kind="percent" if unit == "%" else
                              "quantity" if unit and unit.lower() in physical else "count")  # fmt: skip
                     if unit and unit != "%" and unit.lower() in physical:

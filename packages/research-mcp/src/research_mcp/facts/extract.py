@@ -62,7 +62,7 @@ def extract_from_doc(
     text = doc.text
     source = source_attribution(source_url, source_metadata)
     periods = find_periods(text)
-    values = find_values(text, exclude=[p.span for p in periods])
+    values = find_values(text, exclude=[p.span for p in periods], spelled_counts=True)
     period_starts = [p.span[0] for p in periods]
     facts: list[dict[str, Any]] = []
     scores: list[float] = []
@@ -241,6 +241,8 @@ def _fact(
             kind, counted = "count", about.entity.lower()  # "Employees: 340"
     if kind == "number" and v.unit is None and v.scale is None and abs(v.numeric_value) < 10 and v.numeric_value.is_integer():  # fmt: skip
         return None, 0.0  # a bare small integer ("3 of them") says too little to be a fact
+    if kind == "number" and v.unit is None and v.extras.get("spelled"):
+        return None, 0.0  # a number in words counts only with its noun ("three indicators"), never alone
     if prior:
         later = [p for p in periods if p.span[0] >= v.end]
         period = _choose_period(later, w.seg_start, w.seg_end, v)

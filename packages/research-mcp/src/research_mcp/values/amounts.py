@@ -18,6 +18,7 @@ from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, 
 from .model import Value
 from .ranges import merge_ranges
 from .units import measured_after, money_near, per_follows, time_window, unit_after
+from .fractions import find_fractions
 from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
@@ -48,13 +49,14 @@ def _trie_regex(node: dict[str, Any]) -> str:
     return f"(?:{body})?" if "" in node else body
 
 
-NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# "1'000" and "1’049.95": Swiss thousands; ".05": a decimal without its zero
+NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:['’]\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?|\.\d+"
 # Continental forms, read only next to a currency ("48,96 €", "€ 2.109,00", "Rp 1.550.000", "5 000 Р"): a comma
 # before one or two digits, dot groups ending in a decimal comma or repeated, or groups of three after spaces.
 # English never writes these, and without a currency "1,5" or "5 200" is too ambiguous to read.
 _NUM_EU = (
     r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,])|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
-    r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d+,\d{1,2}(?![\d,])"
+    r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d{1,3}(?:['’]\d{3})+,\d{1,2}(?![\d,])|\d+,\d{1,2}(?![\d,])"
 )
 _EU_RE = re.compile(_NUM_EU)
 # "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
@@ -122,9 +124,9 @@ def _to_float(num: str, factor: float = 1.0) -> float:
     """Exact decimal arithmetic, so "$65.6 billion" is 65600000000.0, not 65599999999.99999."""
     if _EU_RE.fullmatch(num) and not re.fullmatch(NUM, num):
         num = (
-            num.replace(" ", "").replace("\u00a0", "").replace(".", "").replace(",", ".")
-        )  # "2.109,00" -> 2109.00
-    return float(Decimal(num.replace(",", "")) * Decimal(int(factor)))
+            num.replace(" ", "").replace("\u00a0", "").replace(".", "").replace("'", "").replace("’", "")
+        ).replace(",", ".")  # "2.109,00" -> 2109.00, "1'049,95" -> 1049.95
+    return float(Decimal(num.replace(",", "").replace("'", "").replace("’", "")) * Decimal(int(factor)))
 
 
 def _scale_name(raw: str | None) -> str | None:
@@ -285,12 +287,19 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     )
 
 
-def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> list[Value]:
+def find_values(
+    text: str, *, exclude: list[tuple[int, int]] | None = None, spelled_counts: bool = False
+) -> list[Value]:
     """Every value in ``text`` with its character span, skipping spans in ``exclude`` (dates, periods).
 
     Years standing alone are returned with ``year_like=True`` so the caller can treat them as dates.
+    ``spelled_counts`` adds numbers in words with nothing after them ("three indicators"), marked
+    ``extras["spelled"]``: a count only where the caller finds the noun they count (fact-extract).
     """
-    blocked = sorted(exclude or [])
+    fractions = [
+        f for f in find_fractions(text) if not any(b[0] < f.end and f.start < b[1] for b in exclude or [])
+    ]
+    blocked = sorted([*(exclude or []), *((f.start, f.end) for f in fractions)])
     block_starts = [b[0] for b in blocked]
     found: list[Value] = []
     for m in _AMOUNT_RE.finditer(text):
@@ -328,7 +337,7 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
         v = _match_to_value(m, text)
         if v is not None:
             found.append(v)
-    for v in [*word_values(text), *word_quantities(text)]:
+    for v in [*fractions, *word_quantities(text), *word_values(text, spelled_counts=spelled_counts)]:
         if not any(v.start < f.end and f.start < v.end for f in found):
             found.append(v)
     found.sort(key=lambda x: x.start)

@@ -41,6 +41,8 @@ def unit_after(text: str, pos: int) -> tuple[Unit, int] | None:
     unit word may end at a hyphen ("64-year-old"), and a compound unit goes on through ``/``, ``per``
     or negative powers ("50 μg/ml", "10 l/km", "5 km per hour", "0.02 cm s−1").
     """
+    if text.startswith(('"', "″"), pos) and _inch_mark(text, pos):
+        return UNIT_SYMBOLS["in"], pos + 1  # 9": a double prime after a number is inches
     gap = 0
     if text.startswith((" ", "\u00a0", "-"), pos):
         gap = 1
@@ -67,6 +69,14 @@ def unit_after(text: str, pos: int) -> tuple[Unit, int] | None:
                     unit = Unit(unit.name, form, unit.dimension)
                 return _extended(text, unit, start, end)
     return None
+
+
+def _inch_mark(text: str, pos: int) -> bool:
+    """A double prime right after a number, not closing a quotation ("the size is 9"" vs 'he said "call me at 9"')."""
+    if text[pos + 1 : pos + 2].isalnum():
+        return False
+    line_start = text.rfind("\n", 0, pos) + 1
+    return text[pos] == "″" or text.count('"', line_start, pos) % 2 == 0
 
 
 _CUT_RE = re.compile(r"[-/–]")

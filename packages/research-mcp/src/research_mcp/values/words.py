@@ -1,4 +1,4 @@
-"""Amounts written in words: "two million users", "five percent", "a billion dollars"."""
+"""Amounts written in words: "two million users", "five percent", "a billion dollars", "three indicators"."""
 
 from __future__ import annotations
 
@@ -23,15 +23,30 @@ _WORD_NUM_RE = re.compile(
     + r"))?"
     r"(?:\s+(?P<hundred>hundred))?"
     r"(?:\s+(?P<scale>thousand|million|billion|trillion)(?:\s+(?P<cur>dollars|euros|pounds|yen))?"
-    r"|\s+(?P<pct>percent|per\s+cent)|\s+(?P<pp>percentage\s+points?))\b"
+    r"|\s+(?P<pct>percent|per\s+cent)|\s+(?P<pp>percentage\s+points?))?\b"
+)
+# After a bare number word: a fraction ("two thirds"), a compound adjective ("two-fold", "three-dimensional").
+_NOT_A_COUNT_AFTER_RE = re.compile(
+    r"(?i:[-‐]|\s+(?:halves|halfs?|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b)"
 )
 
 
-def word_values(text: str) -> list[Value]:
-    """Amounts written in words: "two million users", "five percent", "a billion dollars"."""
+def word_values(text: str, *, spelled_counts: bool = False) -> list[Value]:
+    """Amounts written in words: "two million users", "five percent", "a billion dollars".
+
+    ``spelled_counts``: also numbers with no scale or percent after them ("three indicators").
+    """
     out: list[Value] = []
     for m in _WORD_NUM_RE.finditer(text):
         w = m.group("w").lower()
+        bare = not (m.group("scale") or m.group("pct") or m.group("pp"))
+        if bare and (
+            not spelled_counts
+            or (w in ("a", "an", "one", "zero") and not m.group("hundred"))
+            or _NOT_A_COUNT_AFTER_RE.match(text, m.end())
+            or text[m.start() - 1 : m.start()] in ("-", "‐")
+        ):
+            continue  # "one of", "two-thirds", "three-dimensional": not a count
         if w in ("a", "an"):
             if not m.group("scale") or m.group("w2") or m.group("hundred"):
                 continue
@@ -53,19 +68,20 @@ def word_values(text: str) -> list[Value]:
             kind, unit = "currency", currency
         else:
             kind, unit = "number", None
-        out.append(
-            Value(
-                text=" ".join(m.group(0).split()),
-                start=m.start(),
-                end=m.end(),
-                kind=kind,
-                numeric_value=value,
-                currency=currency,
-                scale=scale,
-                unit=unit,
-                explicit_scale=scale is not None,
-            )
+        v = Value(
+            text=" ".join(m.group(0).split()),
+            start=m.start(),
+            end=m.end(),
+            kind=kind,
+            numeric_value=value,
+            currency=currency,
+            scale=scale,
+            unit=unit,
+            explicit_scale=scale is not None,
         )
+        if bare:
+            v.extras["spelled"] = True  # "two cores": a count only with the noun it counts (fact-extract)
+        out.append(v)
     return out
 
 
