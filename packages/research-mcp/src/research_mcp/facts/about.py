@@ -35,7 +35,7 @@ from .vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from spacy.tokens import Span
+    from spacy.tokens import Span, Token
 
 
 def _about(
@@ -127,6 +127,10 @@ def _about(
                     return about, count_noun
             subj = _subject_of(head)
             if subj is not None and subj.i in value_tokens:
+                fronted = _fronted_group(head, span, value_tokens, w)
+                if fronted is not None:  # "Of the 54 functions, 26 begin with ...": a part of that group
+                    attribute = "share" if kind in ("percentage", "percentage_points") else count_noun or "count"
+                    return _About(fronted, attribute, "of_noun"), count_noun
                 break  # the value is this clause's subject ("HK$3.2bn went to Asia"), not about an outer one
             if (
                 subj is not None
@@ -144,7 +148,7 @@ def _about(
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     if measured is not None:  # "we had $54.5 million of debt outstanding": the debt
                         return _About(measured, change_attr, "of_noun"), count_noun
-                    return None, count_noun
+                    return _measured_noun(span, value_tokens, count_noun, kind, w), count_noun
                 if (
                     subj.ent_type_ in _NOT_ENTITY_ENTS
                     or subj.lemma_.lower() in _REPORTER_LEMMAS
@@ -204,4 +208,55 @@ def _about(
     if best is not None:
         phrase = _noun_phrase(best.root, value_tokens, with_of=False)
         return _About(phrase, count_noun or change_attr, "nearest_chunk"), count_noun
-    return None, count_noun
+    return _measured_noun(span, value_tokens, count_noun, kind, w), count_noun
+
+
+def _measured_noun(
+    span: Span, value_tokens: set[int], count_noun: str | None, kind: str, w: _Where
+) -> _About | None:
+    """With no owner in the text, what the value measures: the noun it counts or modifies (low confidence).
+
+    "we granted 547,000 PSUs" -> (PSUs, count); "an $872 million charge" -> (charge, value); "a $539 million
+    decrease in net bookings" -> (net bookings, decrease); "the 1.5 mm beach" -> (beach, value). A bare
+    number that counts nothing owns no fact: it may be an identifier as well as an amount.
+    """
+    root = span.root
+    head = root.head
+    while head.i in value_tokens and head.head.i != head.i:
+        head = head.head
+    if (
+        head.i in value_tokens
+        or head.pos_ not in ("NOUN", "PROPN")
+        or head.i < span.end
+        or head.idx >= w.seg_end
+        or head.ent_type_ in _NOT_ENTITY_ENTS
+        or head.lower_ in _PRONOUNS
+        or (head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.pos_ == "NUM")
+    ):
+        return None  # "3 of the 12 plants": a number inside another number's phrase
+    if count_noun is not None and kind == "number":
+        return _About(_noun_phrase(head, value_tokens), "count", "measured")
+    if kind == "number" and not re.search(r"[^\d\s.,\-−–]", span.text):
+        return None  # untyped, uncounted: "Processor 860"
+    lemma = head.lemma_.lower()
+    if lemma in _CHANGE_NOUNS or lemma in ("reduction", "loss", "charge", "cost", "expense", "benefit"):
+        for c in head.rights:
+            pobj = next((x for x in c.children if x.dep_ == "pobj"), None) if c.dep_ == "prep" else None
+            if c.lower_ in ("in", "of", "for") and pobj is not None and pobj.pos_ in ("NOUN", "PROPN"):
+                return _About(_noun_phrase(pobj, value_tokens, with_of=False), lemma, "measured")
+    return _About(_noun_phrase(head, value_tokens), None, "measured")
+
+
+def _fronted_group(verb: Token, span: Span, value_tokens: set[int], w: _Where) -> str | None:
+    """ "Of participants with symptoms, 47.4% ...", "Out of the 54 functions, 26 ...", "Among these clones, 26 ...":
+    the group a subject value is a part of, named in a phrase before it."""
+    for c in verb.children:
+        if c.dep_ != "prep" or c.lower_ not in ("of", "among", "out") or c.i >= span.start or c.idx < w.seg_start:
+            continue
+        node = c
+        if c.lower_ == "out":
+            node = next((x for x in c.children if x.dep_ == "prep" and x.lower_ == "of"), c)
+        pobj = next((x for x in node.children if x.dep_ == "pobj"), None)
+        if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in _NOT_ENTITY_ENTS:
+            return _noun_phrase(pobj, value_tokens)
+    return None
