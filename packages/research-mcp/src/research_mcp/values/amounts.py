@@ -65,7 +65,10 @@ _DOLLAR_FORMS = [s for s in CURRENCY_SYMBOLS if "$" in s and s != "$"]
 _OTHER_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s]
 # "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount)
 _POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s and s not in ("Ft", "RM")]  # "5 Ft" is feet
-_CUR_PRE = "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES))
+# "SGD$4.90": an ISO code written with the dollar sign
+_CUR_PRE = (
+    "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES)) + "\\$?"
+)
 _CUR_POST = _alt(sorted(CURRENCY_CODES)) + "|(?i:" + _alt(list(CURRENCY_NAMES)) + ")|" + _alt(_POST_SYMBOLS)
 _SCALE = (
     r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
@@ -76,7 +79,7 @@ _UNIT = r"(?i:points?|pts|x)\b"
 
 _AMOUNT_RE = re.compile(
     r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
-    r"(?<![\w.,/\\#@:^])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
+    r"(?<![\w.,/\\#@:^])(?<![\w.]\+)(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
@@ -86,14 +89,14 @@ _AMOUNT_RE = re.compile(
     + _NUM_EU
     + r")\s?(?:"
     + _CUR_POST
-    + r")(?![A-Za-z]))(?:"
+    + r")(?![^\W\d_]))(?:"
     + _NUM_EU
     + r"))|"
     + NUM
     + r")"
     r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + NUM + r"))?"
-    r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![A-Za-z]))?"
-    r"(?:\s?(?P<cur_post>" + _CUR_POST + r")(?![A-Za-z])(?!\s?\d))?"
+    r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![^\W\d_]))?"  # "269 Kč" is not 269 thousand
+    r"(?:\s?(?P<cur_post>" + _CUR_POST + r")(?![^\W\d_])(?!\s?\d))?"
     r"(?:\s?(?P<points>"
     + _POINTS
     + r")|\s?(?P<pct>"
@@ -146,6 +149,8 @@ def _currency_of(raw: str) -> str:
             return CURRENCY_SYMBOLS[form]
     if raw.upper() in CURRENCY_CODES:
         return raw.upper()
+    if raw.endswith("$") and raw[:-1] in CURRENCY_CODES:
+        return raw[:-1]  # "SGD$"
     return CURRENCY_NAMES[" ".join(raw.lower().split())]
 
 

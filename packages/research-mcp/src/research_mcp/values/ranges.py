@@ -68,7 +68,7 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
                 i += 1
                 continue
             if joinable and (
-                (lead_word == "between" and joiner == "and")
+                (lead_word == "between" and joiner in ("and", "to", "-", "–", "—"))  # "between 44 mg to 50 mg"
                 or (lead_word == "from" and joiner in ("to", "-", "–", "—", "through"))
                 or (lead_word is None and joiner in ("-", "–", "—"))
                 or (lead_word is None and joiner == "to" and not after_change)
