@@ -39,7 +39,12 @@ if TYPE_CHECKING:
 
 
 def _about(
-    w: _Where, periods: list[Period], last_entity: str | None, chunks: _NounChunks, kind: str
+    w: _Where,
+    periods: list[Period],
+    last_entity: str | None,
+    chunks: _NounChunks,
+    kind: str,
+    unit: str | None = None,
 ) -> tuple[_About | None, str | None]:
     """What the value is about (from the parse, a ``Label:`` prefix, or proximity), and the noun it counts."""
     span = w.span
@@ -148,7 +153,10 @@ def _about(
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     if measured is not None:  # "we had $54.5 million of debt outstanding": the debt
                         return _About(measured, change_attr, "of_noun"), count_noun
-                    return _measured_noun(span, value_tokens, count_noun, kind, w), count_noun
+                    fallback = _measured_noun(span, value_tokens, count_noun, kind, unit, w)
+                    if fallback is None and subj.lower_ in _PERSONAL | {"they"}:
+                        fallback = _first_person_object(head, span, value_tokens, change_attr, w)
+                    return fallback, count_noun
                 if (
                     subj.ent_type_ in _NOT_ENTITY_ENTS
                     or subj.lemma_.lower() in _REPORTER_LEMMAS
@@ -159,6 +167,9 @@ def _about(
                 attribute = count_noun or change_attr or measured
                 return _About(_noun_phrase(subj, value_tokens), attribute, anchor), count_noun
             if head.dep_ == "ROOT":
+                carried = _continued_sentence_subject(w, value_tokens) if subj is None else None
+                if carried is not None:  # "The screen is 2 in. | thick and weighs 3 oz.": one sentence
+                    return _About(carried, count_noun or change_attr or measured, "subject"), count_noun
                 break
             t = head
             continue
@@ -208,11 +219,11 @@ def _about(
     if best is not None:
         phrase = _noun_phrase(best.root, value_tokens, with_of=False)
         return _About(phrase, count_noun or change_attr, "nearest_chunk"), count_noun
-    return _measured_noun(span, value_tokens, count_noun, kind, w), count_noun
+    return _measured_noun(span, value_tokens, count_noun, kind, unit, w), count_noun
 
 
 def _measured_noun(
-    span: Span, value_tokens: set[int], count_noun: str | None, kind: str, w: _Where
+    span: Span, value_tokens: set[int], count_noun: str | None, kind: str, unit: str | None, w: _Where
 ) -> _About | None:
     """With no owner in the text, what the value measures: the noun it counts or modifies (low confidence).
 
@@ -234,9 +245,9 @@ def _measured_noun(
         or (head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.pos_ == "NUM")
     ):
         return None  # "3 of the 12 plants": a number inside another number's phrase
-    if count_noun is not None and kind == "number":
+    if count_noun is not None and kind == "number" and unit is None:
         return _About(_noun_phrase(head, value_tokens), "count", "measured")
-    if kind == "number" and not re.search(r"[^\d\s.,\-−–]", span.text):
+    if kind == "number" and unit is None:
         return None  # untyped, uncounted: "Processor 860"
     lemma = head.lemma_.lower()
     if lemma in _CHANGE_NOUNS or lemma in ("reduction", "loss", "charge", "cost", "expense", "benefit"):
@@ -244,7 +255,56 @@ def _measured_noun(
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None) if c.dep_ == "prep" else None
             if c.lower_ in ("in", "of", "for") and pobj is not None and pobj.pos_ in ("NOUN", "PROPN"):
                 return _About(_noun_phrase(pobj, value_tokens, with_of=False), lemma, "measured")
-    return _About(_noun_phrase(head, value_tokens), None, "measured")
+    phrase = _noun_phrase(head, value_tokens)
+    if unit and phrase.startswith(unit + " "):
+        phrase = phrase[len(unit) + 1 :]  # "45 and 50 mg ethanol": the unit is not part of what is measured
+    return _About(phrase, None, "measured")
+
+
+def _first_person_object(
+    verb: Token, span: Span, value_tokens: set[int], attribute: str | None, w: _Where
+) -> _About | None:
+    """With "we"/"I"/"they" as owner, what the value measures: the "of" noun of the list it is in ("we had $3.0
+    million and $1.2 million of accrued interest"), else the place the verb puts it ("borrowed $72.3 million
+    under our credit facilities", "have €10M in my savings account"). Low confidence: the owner is unnamed."""
+    doc = span.doc
+    for t in doc[span.end : min(len(doc), span.end + 12)]:
+        if t.idx >= w.seg_end:
+            break
+        if t.lower_ == "of" and t.dep_ == "prep" and (t.head.like_num or t.head.i in value_tokens or t.head.pos_ in ("NUM", "SYM")):
+            pobj = next((x for x in t.children if x.dep_ == "pobj"), None)
+            if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in _NOT_ENTITY_ENTS:
+                return _About(_noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
+    for c in [*verb.children, *(x for t in span for x in t.children)]:
+        if c.dep_ != "prep" or c.i < span.end or c.idx >= w.seg_end or c.lower_ not in _PLACE_PREPOSITIONS:
+            continue
+        pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
+        if (
+            pobj is not None
+            and pobj.pos_ in ("NOUN", "PROPN")
+            and pobj.ent_type_ not in _NOT_ENTITY_ENTS
+            and pobj.lower_ not in _PRONOUNS
+        ):
+            return _About(_noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
+    return None
+
+
+_PLACE_PREPOSITIONS = frozenset({"in", "into", "under", "within", "on", "across", "to", "from", "toward", "towards"})
+
+
+def _continued_sentence_subject(w: _Where, value_tokens: set[int]) -> str | None:
+    """The subject of the previous sentence when this one starts in lower case: a false sentence break, such as
+    after a unit's full stop ("The screen is 2 in. thick and weighs 3 oz.")."""
+    sent = w.sent
+    first = next((t for t in sent if not t.is_space and not t.is_punct), None)
+    if first is None or not first.is_lower or sent.start == 0:
+        return None
+    previous = sent.doc[sent.start - 1].sent
+    root = previous.root
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None or subj.pos_ not in ("NOUN", "PROPN") or subj.i in value_tokens:
+        return None
+    return _noun_phrase(subj, value_tokens)
 
 
 def _fronted_group(verb: Token, span: Span, value_tokens: set[int], w: _Where) -> str | None:

@@ -136,6 +136,14 @@ def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) ->
         fact["attribute"] = rest
 
 
+def _after_noun(gap: str, noun: str | None) -> str:
+    """``gap`` without the counted noun it starts with (" employees at ... to " -> " at ... to ")."""
+    stripped = gap.lstrip()
+    if noun and stripped.lower().startswith(noun.lower()):
+        return stripped[len(noun) :]
+    return gap
+
+
 def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str:
     """``text[start:end]`` with each period inside it replaced by one NUL ("in Q3 FY2024, up" -> "in \\0, up")."""
     out, pos = [], start
@@ -173,10 +181,21 @@ def _fact(
     apposition = gap is not None and (
         _APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
     )
+    from_to = (  # "from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019": the same noun, later
+        gap is not None
+        and previous is not None
+        and re.fullmatch(
+            r"\s*(?:(?:at|in|on|as\s+of|for|by|during)\s+(?:the\s+)?\x00)?\s*,?\s*to\s*",
+            _after_noun(gap, previous["unit"] if previous["value_kind"] == "count" else None),
+        )
+        is not None
+        and re.search(r"\bfrom\s*$", text[max(w.seg_start, previous["value_span"][0] - 8) : previous["value_span"][0]])
+        is not None
+    )
     continuation = (
         gap is not None
         and previous is not None
-        and re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None
+        and (from_to or re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None)
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
         and v.low is None
     )
@@ -198,6 +217,8 @@ def _fact(
     elif continuation and previous is not None:
         about = _About(previous["entity"], previous["attribute"], "list")  # "$96.8bn (2023), $81.5bn (2022)"
         counted = previous["unit"] if previous["value_kind"] == "count" else None
+        if from_to and v.kind == "number" and v.unit is None and v.scale is None and counted is None:
+            v.unit = previous["unit"]  # "from 5 km in 2010 to 7 in 2020": the unit is stated once
     elif (
         prior
         and previous is not None
@@ -207,7 +228,7 @@ def _fact(
         about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
         counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
     else:
-        about, counted = _about(w, periods, last_entity, chunks, v.kind)
+        about, counted = _about(w, periods, last_entity, chunks, v.kind, v.unit)
         prior = prior and about is not None and bool(v.extras.get("prior"))
     if about is None or not re.search(r"[^\W\d_]", about.entity):
         return None, 0.0  # nothing, or nothing with a letter in it, owns the value

@@ -16,7 +16,7 @@ from typing import Any
 
 from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
 from .model import Value
-from .ranges import merge_ranges
+from .ranges import carry_units, merge_ranges
 from .units import measured_after, money_near, per_follows, time_window, unit_after
 from .fractions import find_fractions
 from .words import word_quantities, word_values
@@ -120,6 +120,7 @@ _LABEL_LIST_BEFORE_RE = re.compile(
     r"(?i:\b(?:fig(?:ure)?s?|tables?|panels?|sections?|eqs?|equations?|steps?|phases?)\.?\s+"
     r"(?:\w{1,4}(?:[-–]\w{1,4})?\s*(?:,\s*(?:and\s+)?|and|&|–|-|to)\s*)+$)"
 )
+_DEFINED_AFTER_RE = re.compile(r"\s?=(?!=)")
 _STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
 
 
@@ -337,6 +338,8 @@ def find_values(
             continue  # "1. First item": a list enumerator
         if text[m.end() : m.end() + 1] in (":",) and text[m.end() + 1 : m.end() + 2].isdigit():
             continue  # a time such as 10:30
+        if _DEFINED_AFTER_RE.match(text, m.end()) and not (m.group("cur_pre") or m.group("pct")):
+            continue  # "1 = 1–2 days", "2 = agree": a code being defined, not an amount
         if found and m.start() < found[-1].end:
             continue  # inside the unit the previous value ends with ("4km^3")
         v = _match_to_value(m, text)
@@ -346,4 +349,5 @@ def find_values(
         if not any(v.start < f.end and f.start < v.end for f in found):
             found.append(v)
     found.sort(key=lambda x: x.start)
+    carry_units(found, text)
     return merge_ranges(found, text)

@@ -1,4 +1,5 @@
-"""Joining two values into one range (``$10-12 billion``, ``between 5% and 7%``, ``-18 °C to -34 °C``)."""
+"""Joining two values into one range (``$10-12 billion``, ``between 5% and 7%``, ``-18 °C to -34 °C``), and a
+unit written once for a list or range given to each number in it (``45 and 50 mg``, ``9 or 4.8 months``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from .lexicon import FACTORS
 from .model import Value
 
-__all__ = ["merge_ranges"]
+__all__ = ["carry_units", "merge_ranges"]
 
 # "8- to 16-meter": a suspended hyphen before the joiner leaves the unit to the second number
 _RANGE_GAP_RE = re.compile(r"^(?:-\s+(?=to\b|and\b))?\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECASE)
@@ -22,6 +23,36 @@ _CHANGE_BEFORE_RE = re.compile(
     r"went|moved?|chang(?:e[sd]?)|improv(?:e[sd]?)|reduc(?:e[sd]?)|boost(?:ed|s)?|doubl(?:e[sd]?)|"
     r"tripl(?:e[sd]?)|eased?|edged|ticked|swung)\s+(?:\w+\s+){0,2})$"
 )
+
+
+_LIST_JOINER_RE = re.compile(r"^\s*(?:,\s*(?:and|or)?|and|or|to|through|-|–|—)\s*$", re.IGNORECASE)
+
+
+def carry_units(values: list[Value], text: str) -> None:
+    """A bare number joined to the next value by a list word takes that value's unit (in place).
+
+    "45 and 50 mg", "3, 4 or 5 km", "9 or 4.8 months", "5 and 7%", "5 or 6 Kč": the unit (a physical
+    unit, ``%``, or a currency written after the number) is stated once for the list. A year, a
+    number with its own unit and a number before a scaled amount ("5 and 6 million euros") keep theirs.
+    """
+    for i in range(len(values) - 2, -1, -1):
+        v, w = values[i], values[i + 1]
+        if v.kind != "number" or v.unit is not None or v.year_like or v.scale or v.extras.get("spelled"):
+            continue
+        joiner = _LIST_JOINER_RE.match(text[v.end : w.start])
+        if w.scale or w.low is not None or joiner is None:
+            continue
+        if joiner.group(0).strip() == "," and not w.extras.get("unit_carried"):
+            continue  # "odds ratio 2.30, 95% CI": a comma alone makes no list; "3, 4 or 5 km" does
+        if w.kind == "number" and w.unit is not None and not w.extras.get("spelled"):
+            v.unit = w.unit
+        elif w.kind == "percentage":
+            v.kind, v.unit = "percentage", w.unit
+        elif w.kind == "currency" and w.text[:1].isdigit():
+            v.kind, v.unit, v.currency = "currency", w.unit, w.currency
+        else:
+            continue
+        v.extras["unit_carried"] = True
 
 
 def merge_ranges(values: list[Value], text: str) -> list[Value]:
