@@ -31,7 +31,7 @@ from .vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 __all__ = ["extract_from_doc", "source_attribution"]
 
@@ -82,7 +82,7 @@ def extract_from_doc(
         if v.year_like:
             continue
         span = doc.char_span(v.start, v.end, alignment_mode="expand")
-        if span is None or len(span) == 0:
+        if span is None or len(span) == 0 or _identifier(span, v):
             continue
         sent = sents[bisect.bisect_right(sent_starts, span[0].idx) - 1]
         line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
@@ -120,6 +120,31 @@ def extract_from_doc(
         "extraction_quality": quality,
         "metadata": {"total_facts": len(facts), "processing_time_ms": round(elapsed)},
     }
+
+
+_MEASURE_NOUNS = frozenset(
+    {"age", "size", "weight", "height", "length", "width", "depth", "temperature", "pressure", "score", "total"}
+)
+
+
+def _identifier(span: Span, v: Value) -> bool:
+    """A plain integer right after a name or a singular noun names a thing: "clone 23", "OMRON HEM 907",
+    "LEO 1525", "Boeing 737", "Resolution 2254". Counts come before their noun; "age 65" is a measure."""
+    if v.kind != "number" or v.unit or v.scale or v.low is not None or not re.fullmatch(r"\d+", v.text):
+        return False
+    if span.start == 0:
+        return False
+    before = span.doc[span.start - 1]
+    if before.whitespace_ == "" or not before.is_alpha and not re.fullmatch(r"[A-Za-z]+\d*", before.text):
+        return False  # "(3", "x3": not a word and a space before the number
+    if before.lower_ in _MEASURE_NOUNS or before.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT", "QUANTITY"):
+        return False
+    root = span.root
+    if root.head.i >= span.end and root.head.pos_ == "NOUN":
+        return False  # "10 native tree species", "14 times": the number counts the noun after it
+    if before.is_sent_start and before.is_title:
+        return False  # "Whilst 10 ...": a capital at the start of a sentence names nothing
+    return before.pos_ == "PROPN" or (before.pos_ == "NOUN" and before.tag_ in ("NN", "NNP")) or before.is_upper
 
 
 def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) -> None:

@@ -19,6 +19,7 @@ from .model import Value
 from .ranges import carry_units, merge_ranges
 from .units import measured_after, money_near, per_follows, time_window, unit_after
 from .fractions import find_fractions
+from .notation import find_notation
 from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
@@ -79,7 +80,7 @@ _UNIT = r"(?i:points?|pts|x)\b"
 
 _AMOUNT_RE = re.compile(
     r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
-    r"(?<![\w.,/\\#@:^])(?<![\w.]\+)(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
+    r"(?<![\w.,/\\#@:^)])(?<![\w.]\+)(?!(?<=\w[-–−])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
     r"(?P<neg>[-−–]\s?)?"
     r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
     r"(?P<neg2>[-−])?"
@@ -120,7 +121,7 @@ _LABEL_LIST_BEFORE_RE = re.compile(
     r"(?i:\b(?:fig(?:ure)?s?|tables?|panels?|sections?|eqs?|equations?|steps?|phases?)\.?\s+"
     r"(?:\w{1,4}(?:[-–]\w{1,4})?\s*(?:,\s*(?:and\s+)?|and|&|–|-|to)\s*)+$)"
 )
-_DEFINED_AFTER_RE = re.compile(r"\s?=(?!=)")
+_DEFINED_AFTER_RE = re.compile(r"\)?\s?=(?!=)")
 _STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
 
 
@@ -195,6 +196,14 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         and re.match(r"\s+[A-Z]", text[m.end() : m.end() + 2])
     ):
         return None  # "221B Baker Street": a house number, not 221 billion
+    if (
+        scale_raw in _SINGLE_LETTER_SCALES
+        and currency is None
+        and not m.group("scale_gap")
+        and re.fullmatch(r"(?:1[89]|20)\d{2}", num_s)
+        and scale_raw.islower()
+    ):
+        return None  # "(Smith et al., 2010b)": a citation key, not 2010 billion
     scale = _scale_name(scale_raw)
     negative = bool(m.group("neg") or m.group("neg2"))
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
@@ -302,8 +311,10 @@ def find_values(
     ``spelled_counts`` adds numbers in words with nothing after them ("three indicators"), marked
     ``extras["spelled"]``: a count only where the caller finds the noun they count (fact-extract).
     """
-    fractions = [
-        f for f in find_fractions(text) if not any(b[0] < f.end and f.start < b[1] for b in exclude or [])
+    fractions = [  # fractions before a unit and scientific notation: read first, whole
+        f
+        for f in [*find_fractions(text), *find_notation(text)]
+        if not any(b[0] < f.end and f.start < b[1] for b in exclude or [])
     ]
     blocked = sorted([*(exclude or []), *((f.start, f.end) for f in fractions)])
     block_starts = [b[0] for b in blocked]

@@ -79,9 +79,10 @@ def _inch_mark(text: str, pos: int) -> bool:
     return text[pos] == "″" or text.count('"', line_start, pos) % 2 == 0
 
 
-_CUT_RE = re.compile(r"[-/–]")
+_CUT_RE = re.compile(r"[-/–−]")
 _SQUARED_RE = re.compile(r"\s(squared|cubed)\b")
 _PER_RE = re.compile(r"(?:\s?/\s?|\s+per\s+)(?P<u>[^\W\d_]+)(?P<pow>\^?[23²³](?!\d))?")
+_OWN_POWER_RE = re.compile(r"\^?[-−‐]([1-4])(?![\d\w])")
 _INVERSE_RE = re.compile(r"[\s·⋅](?P<u>[^\W\d_]{1,5})\s?\^?[-−‐](?P<pow>[1-4])(?!\d)")
 
 
@@ -93,6 +94,9 @@ def _extended(text: str, unit: Unit, start: int, end: int) -> tuple[Unit, int]:
         if square is not None:
             return square, sq.end()  # "4 km squared"
     name, dimension, pos = unit.name, unit.dimension, end
+    power = _OWN_POWER_RE.match(text, end)
+    if power is not None:  # "4e14 s-1", "cm−3": the unit's own negative power
+        name, dimension, pos = f"{name}^-{power.group(1)}", f"{dimension}^-{power.group(1)}", power.end()
     for pattern in (_PER_RE, _INVERSE_RE, _INVERSE_RE, _PER_RE):
         m = pattern.match(text, pos)
         if m is None or text[m.end() : m.end() + 1].isalnum():
