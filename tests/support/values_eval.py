@@ -92,7 +92,10 @@ def canonical_unit(unit: str | None) -> str | None:
     power = re.fullmatch(r"(.+?)\^?([23²³])", u)
     if power and canonical_unit(power.group(1)) is not None:  # "km2", "m^3": the square or cubic unit
         square = "square" if power.group(2) in "2²" else "cubic"
-        return canonical_unit(f"{square} {canonical_unit(power.group(1))}") or f"{square} {canonical_unit(power.group(1))}"
+        return (
+            canonical_unit(f"{square} {canonical_unit(power.group(1))}")
+            or f"{square} {canonical_unit(power.group(1))}"
+        )
     parts = re.split(r"\s*/\s*|\s+per\s+", u)
     if len(parts) > 1:  # a compound unit: "l/km" and "litre per kilometre" are one unit
         names = [canonical_unit(x) for x in parts]

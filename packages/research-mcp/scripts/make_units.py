@@ -32,7 +32,16 @@ KEEP_LATER = {
 DROP_NAMES = {"quarter", "span", "drop", "ell", "cubit", "twip", "barn", "bar", "cup", "shake", "steradian",
               "stere", "peck", "league", "point", "dime", "quintal", "bushel", "hartree", "barye", "rutherford",
               "faraday", "minute of arc", "second of arc", "statcoulomb", "lustrum", "statohm"}  # fmt: skip
-DROP_WORDS = {"dots", "pel", "pels", "annum", "annums", "degree", "degrees", "µs"}  # everyday words ("degrees" is read by amounts.py)
+DROP_WORDS = {
+    "dots",
+    "pel",
+    "pels",
+    "annum",
+    "annums",
+    "degree",
+    "degrees",
+    "µs",
+}  # everyday words ("degrees" is read by amounts.py)
 # Prefixes that make sense for a unit whose quantulum3 list is wider ("Pa" is pascal, not a peta-annum).
 PREFIXES_OF = {"year": {"k", "M", "G"}}
 DROP_SYMBOLS = {
@@ -83,7 +92,13 @@ EXTRA_UNITS = [
 # Symbols quantulum3 lacks for a unit it has (geological time: "66 Ma", "170 ka", "12 kyr").
 EXTRA_SYMBOLS = {"kiloyear": ["kyr"], "megayear": ["Myr"], "gigayear": ["Gyr"], "week": ["wk", "wks"], "year": ["yrs"],
                  "day": ["d"], "minute": ["mins"], "second": ["secs"], "microsecond": ["µs"]}  # fmt: skip
-PLURAL_IRREGULAR = {"foot": "feet", "inch": "inches", "henry": "henries", "century": "centuries", "millennium": "millennia"}
+PLURAL_IRREGULAR = {
+    "foot": "feet",
+    "inch": "inches",
+    "henry": "henries",
+    "century": "centuries",
+    "millennium": "millennia",
+}
 
 
 def plural(word: str) -> str:

@@ -371,7 +371,9 @@ def test_a_pronoun_subject_resolves_to_the_clause_that_embeds_it(nlp: Language) 
 def test_first_person_is_never_an_entity(nlp: Language) -> None:
     facts = facts_of(nlp, "We train with a batch size of 256 for 90 epochs.")
     # issue 9: a value owned only by "we" falls back to what it counts, at lower confidence
-    assert [f["entity"] for f in facts] == ["batch size", "epochs"], "'we' is not resolved to an earlier entity"
+    assert [f["entity"] for f in facts] == ["batch size", "epochs"], (
+        "'we' is not resolved to an earlier entity"
+    )
     assert only(facts, "90")["confidence"] != "High"
 
 

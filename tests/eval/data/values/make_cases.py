@@ -123,7 +123,9 @@ def signed_numbers_in(s: str) -> list[float]:
     out = []
     for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", s):
         value = float(m.group(0).replace(",", ""))
-        signed = m.start() > 0 and s[m.start() - 1] in "-−" and (m.start() < 2 or not s[m.start() - 2].isalnum())
+        signed = (
+            m.start() > 0 and s[m.start() - 1] in "-−" and (m.start() < 2 or not s[m.start() - 2].isalnum())
+        )
         out.append(-value if signed else value)
     return out
 
@@ -246,7 +248,9 @@ def measeval_all(src: Path, physical: set[str], split: str = "train") -> list[di
                     and len(nums) == 2
                     and re.search(r"\d\s*(?:to|-|–|and)\s*[-−]?\d", surface)
                 ):
-                    lo, hi = sorted(signed_numbers_in(surface))  # "−25.9 to −26.5‰": a range written from its top
+                    lo, hi = sorted(
+                        signed_numbers_in(surface)
+                    )  # "−25.9 to −26.5‰": a range written from its top
                     v.update(cat="range", low=lo, high=hi, kind="percent" if unit == "%" else
                              "quantity" if unit and unit.lower() in physical else "count")  # fmt: skip
                     if unit and unit != "%" and unit.lower() in physical:
@@ -479,12 +483,22 @@ def re3d(src: Path, physical: set[str]) -> list[dict[str, Any]]:
     test_sents = {t for t in test_sents if len(t) >= 20}
     out = []
     for source, licence in RE3D_SOURCES.items():
-        docs = [json.loads(x) for x in (src / "re3d" / source / "documents.json").read_text().splitlines() if x.strip()]
-        ents = [json.loads(x) for x in (src / "re3d" / source / "entities.json").read_text().splitlines() if x.strip()]
+        docs = [
+            json.loads(x)
+            for x in (src / "re3d" / source / "documents.json").read_text().splitlines()
+            if x.strip()
+        ]
+        ents = [
+            json.loads(x)
+            for x in (src / "re3d" / source / "entities.json").read_text().splitlines()
+            if x.strip()
+        ]
         for doc in docs:
             text = doc["text"]
             mine = [e for e in ents if e["documentId"] == doc["_id"]]
-            bounds = [0] + [m.end() for m in re.finditer(r"(?<=[a-z0-9)\]%\"”][.!?])\s+(?=[A-Z(\[\"“])|\n+", text)]
+            bounds = [0] + [
+                m.end() for m in re.finditer(r"(?<=[a-z0-9)\]%\"”][.!?])\s+(?=[A-Z(\[\"“])|\n+", text)
+            ]
             bounds.append(len(text))
             for a, b in itertools.pairwise(bounds):
                 sent = text[a:b].rstrip()
@@ -506,7 +520,9 @@ def re3d(src: Path, physical: set[str]) -> list[dict[str, Any]]:
                     elif e["type"] in ("Money", "Quantity"):
                         v.update(_re3d_value(e["type"], surface, physical))
                     elif re.search(r"\d|\b(?:" + "|".join(NUMBER_WORDS) + r")\b", surface, re.I):
-                        v.update(cat="ignore", why=f"a {e['type']} (a date, a name, a reference): not a value")
+                        v.update(
+                            cat="ignore", why=f"a {e['type']} (a date, a name, a reference): not a value"
+                        )
                     else:
                         continue
                     values.append(v)

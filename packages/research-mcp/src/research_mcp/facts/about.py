@@ -134,8 +134,10 @@ def _about(
             if subj is not None and subj.i in value_tokens:
                 fronted = _fronted_group(head, span, value_tokens, w)
                 if fronted is not None:  # "Of the 54 functions, 26 begin with ...": a part of that group
-                    attribute = "share" if kind in ("percentage", "percentage_points") else count_noun or "count"
-                    return _About(fronted, attribute, "of_noun"), count_noun
+                    attribute = (
+                        "share" if kind in ("percentage", "percentage_points") else count_noun or "count"
+                    )
+                    return _About(fronted, group_attribute, "of_noun"), count_noun
                 break  # the value is this clause's subject ("HK$3.2bn went to Asia"), not about an outer one
             if (
                 subj is not None
@@ -271,7 +273,11 @@ def _first_person_object(
     for t in doc[span.end : min(len(doc), span.end + 12)]:
         if t.idx >= w.seg_end:
             break
-        if t.lower_ == "of" and t.dep_ == "prep" and (t.head.like_num or t.head.i in value_tokens or t.head.pos_ in ("NUM", "SYM")):
+        if (
+            t.lower_ == "of"
+            and t.dep_ == "prep"
+            and (t.head.like_num or t.head.i in value_tokens or t.head.pos_ in ("NUM", "SYM"))
+        ):
             pobj = next((x for x in t.children if x.dep_ == "pobj"), None)
             if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in _NOT_ENTITY_ENTS:
                 return _About(_noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
@@ -289,7 +295,9 @@ def _first_person_object(
     return None
 
 
-_PLACE_PREPOSITIONS = frozenset({"in", "into", "under", "within", "on", "across", "to", "from", "toward", "towards"})
+_PLACE_PREPOSITIONS = frozenset(
+    {"in", "into", "under", "within", "on", "across", "to", "from", "toward", "towards"}
+)
 
 
 def _continued_sentence_subject(w: _Where, value_tokens: set[int]) -> str | None:
@@ -311,7 +319,12 @@ def _fronted_group(verb: Token, span: Span, value_tokens: set[int], w: _Where) -
     """ "Of participants with symptoms, 47.4% ...", "Out of the 54 functions, 26 ...", "Among these clones, 26 ...":
     the group a subject value is a part of, named in a phrase before it."""
     for c in verb.children:
-        if c.dep_ != "prep" or c.lower_ not in ("of", "among", "out") or c.i >= span.start or c.idx < w.seg_start:
+        if (
+            c.dep_ != "prep"
+            or c.lower_ not in ("of", "among", "out")
+            or c.i >= span.start
+            or c.idx < w.seg_start
+        ):
             continue
         node = c
         if c.lower_ == "out":

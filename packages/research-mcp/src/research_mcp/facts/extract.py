@@ -123,7 +123,19 @@ def extract_from_doc(
 
 
 _MEASURE_NOUNS = frozenset(
-    {"age", "size", "weight", "height", "length", "width", "depth", "temperature", "pressure", "score", "total"}
+    {
+        "age",
+        "size",
+        "weight",
+        "height",
+        "length",
+        "width",
+        "depth",
+        "temperature",
+        "pressure",
+        "score",
+        "total",
+    }
 )
 
 
@@ -135,16 +147,24 @@ def _identifier(span: Span, v: Value) -> bool:
     if span.start == 0:
         return False
     before = span.doc[span.start - 1]
-    if before.whitespace_ == "" or not before.is_alpha and not re.fullmatch(r"[A-Za-z]+\d*", before.text):
+    if before.whitespace_ == "" or (not before.is_alpha and not re.fullmatch(r"[A-Za-z]+\d*", before.text)):
         return False  # "(3", "x3": not a word and a space before the number
-    if before.lower_ in _MEASURE_NOUNS or before.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT", "QUANTITY"):
+    if before.lower_ in _MEASURE_NOUNS or before.ent_type_ in (
+        "DATE",
+        "TIME",
+        "MONEY",
+        "PERCENT",
+        "QUANTITY",
+    ):
         return False
     root = span.root
     if root.head.i >= span.end and root.head.pos_ == "NOUN":
         return False  # "10 native tree species", "14 times": the number counts the noun after it
     if before.is_sent_start and before.is_title:
         return False  # "Whilst 10 ...": a capital at the start of a sentence names nothing
-    return before.pos_ == "PROPN" or (before.pos_ == "NOUN" and before.tag_ in ("NN", "NNP")) or before.is_upper
+    return (
+        before.pos_ == "PROPN" or (before.pos_ == "NOUN" and before.tag_ in ("NN", "NNP")) or before.is_upper
+    )
 
 
 def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) -> None:
@@ -214,13 +234,17 @@ def _fact(
             _after_noun(gap, previous["unit"] if previous["value_kind"] == "count" else None),
         )
         is not None
-        and re.search(r"\bfrom\s*$", text[max(w.seg_start, previous["value_span"][0] - 8) : previous["value_span"][0]])
+        and re.search(
+            r"\bfrom\s*$", text[max(w.seg_start, previous["value_span"][0] - 8) : previous["value_span"][0]]
+        )
         is not None
     )
     continuation = (
         gap is not None
         and previous is not None
-        and (from_to or re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None)
+        and (
+            from_to or re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None
+        )
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
         and v.low is None
     )

@@ -21,8 +21,9 @@ Rules that matter for correctness (a wrong number is worse than none):
 
 from __future__ import annotations
 
+from typing import Any
+
 from .amounts import find_values
-from .lexicon import SCALES
 from .model import Period, Value
 from .periods import find_periods, parse_period_text
 from .strings import parse_value_string
@@ -36,3 +37,12 @@ __all__ = [
     "parse_period_text",
     "parse_value_string",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``SCALES`` comes from the lexicon, which reads its files on first use."""
+    if name == "SCALES":
+        from . import lexicon
+
+        return lexicon.SCALES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

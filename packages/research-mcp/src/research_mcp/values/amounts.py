@@ -14,12 +14,13 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
+from . import lexicon
+from .fractions import find_fractions
+from .lazy import lazy_re
 from .model import Value
+from .notation import find_notation
 from .ranges import carry_units, merge_ranges
 from .units import measured_after, money_near, per_follows, time_window, unit_after
-from .fractions import find_fractions
-from .notation import find_notation
 from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
@@ -59,18 +60,7 @@ _NUM_EU = (
     r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,])|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
     r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d{1,3}(?:['’]\d{3})+,\d{1,2}(?![\d,])|\d+,\d{1,2}(?![\d,])"
 )
-_EU_RE = re.compile(_NUM_EU)
-# "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
-# as written, so "ALL 5" or "rs 5" stay words.
-_DOLLAR_FORMS = [s for s in CURRENCY_SYMBOLS if "$" in s and s != "$"]
-_OTHER_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s]
-# "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount)
-_POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s and s not in ("Ft", "RM")]  # "5 Ft" is feet
-# "SGD$4.90": an ISO code written with the dollar sign
-_CUR_PRE = (
-    "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES)) + "\\$?"
-)
-_CUR_POST = _alt(sorted(CURRENCY_CODES)) + "|(?i:" + _alt(list(CURRENCY_NAMES)) + ")|" + _alt(_POST_SYMBOLS)
+_EU_RE = lazy_re(_NUM_EU)
 _SCALE = (
     r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
 )
@@ -78,51 +68,59 @@ _PCT = r"(?:(?i:wt|vol|mol|w/w|v/v)\.?\s?)?%|(?i:per\s?cent|percent|pct)\b"  # "
 _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
 _UNIT = r"(?i:points?|pts|x)\b"
 
-_AMOUNT_RE = re.compile(
-    r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
-    r"(?<![\w.,/\\#@:^)])(?<![\w.]\+)(?!(?<=\w[-–−])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
-    r"(?P<neg>[-−–]\s?)?"
-    r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
-    r"(?P<neg2>[-−])?"
-    r"(?P<num>(?(cur_pre)(?:"
-    + _NUM_EU
-    + r")|(?=(?:"
-    + _NUM_EU
-    + r")\s?(?:"
-    + _CUR_POST
-    + r")(?![^\W\d_]))(?:"
-    + _NUM_EU
-    + r"))|"
-    + NUM
-    + r")"
-    r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + NUM + r"))?"
-    r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![^\W\d_]))?"  # "269 Kč" is not 269 thousand
-    r"(?:\s?(?P<cur_post>" + _CUR_POST + r")(?![^\W\d_])(?!\s?\d))?"
-    r"(?:\s?(?P<points>"
-    + _POINTS
-    + r")|\s?(?P<pct>"
-    + _PCT
-    + r")|\s?(?P<unit>"
-    + _UNIT
-    + r")|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
-    r"(?![%:]|/(?![^\W\d_])|[.,]\d)",  # "3/4" and "10:30" are not amounts; "£3.2m/year" is
-)
+
+def _amount_source() -> str:
+    """The amount pattern, built from the currency lists on first use (``lazy_re``)."""
+    symbols = lexicon.CURRENCY_SYMBOLS
+    codes = sorted(lexicon.CURRENCY_CODES)
+    # "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
+    # as written, so "ALL 5" or "rs 5" stay words; "SGD$4.90": an ISO code written with the dollar sign.
+    dollar_forms = [s for s in symbols if "$" in s and s != "$"]
+    other_symbols = [s for s in symbols if "$" not in s]
+    # "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount); "5 Ft" is feet
+    post_symbols = [s for s in symbols if "$" not in s and s not in ("Ft", "RM")]
+    cur_pre = "(?i:" + _alt(dollar_forms) + ")|\\$|" + _alt(other_symbols) + "|" + _alt(codes) + "\\$?"
+    cur_post = _alt(codes) + "|(?i:" + _alt(list(lexicon.CURRENCY_NAMES)) + ")|" + _alt(post_symbols)
+    return (
+        r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
+        r"(?<![\w.,/\\#@:^)])(?<![\w.]\+)(?!(?<=\w[-–−])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
+        r"(?P<neg>[-−–]\s?)?"
+        r"(?:(?P<cur_pre>" + cur_pre + r")\s?)?"
+        r"(?P<neg2>[-−])?"
+        r"(?P<num>(?(cur_pre)(?:"
+        + _NUM_EU
+        + r")|(?=(?:"
+        + _NUM_EU
+        + r")\s?(?:"
+        + cur_post
+        + r")(?![^\W\d_]))"
+        r"(?:" + _NUM_EU + r"))|" + NUM + r")"
+        r"(?:\s?(?:-|–|—)\s?(?:" + cur_pre + r")?\s?(?P<num_hi>" + NUM + r"))?"
+        r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![^\W\d_]))?"  # "269 Kč" is not 269 thousand
+        r"(?:\s?(?P<cur_post>" + cur_post + r")(?![^\W\d_])(?!\s?\d))?"
+        r"(?:\s?(?P<points>" + _POINTS + r")|\s?(?P<pct>" + _PCT + r")|\s?(?P<unit>" + _UNIT + r")"
+        r"|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
+        r"(?![%:]|/(?![^\W\d_])|[.,]\d)"  # "3/4" and "10:30" are not amounts; "£3.2m/year" is
+    )
+
+
+_AMOUNT_RE = lazy_re(_amount_source)
 _POUND_WORDS = {"pound", "pounds"}
 
 
 # Words just before a number that make it a label, not a value ("Table 2", "version 3").
-_LABEL_BEFORE_RE = re.compile(
+_LABEL_BEFORE_RE = lazy_re(
     r"(?i:\b(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eq(?:uation)?s?|chapters?|page|pp?|steps?|phases?|version|v|no|"
     r"item|appendix|ref|level|tier|series|model|gen|generation|stage|round|week|day|line|article|rule|"
     r"grade|class|type|room|gpt|iphone|windows|covid)\.?\s*)$"
 )
 # "Figures 3K and 3L", "Figs. 2a, 3b": every number of a list after a label word is a label
-_LABEL_LIST_BEFORE_RE = re.compile(
+_LABEL_LIST_BEFORE_RE = lazy_re(
     r"(?i:\b(?:fig(?:ure)?s?|tables?|panels?|sections?|eqs?|equations?|steps?|phases?)\.?\s+"
     r"(?:\w{1,4}(?:[-–]\w{1,4})?\s*(?:,\s*(?:and\s+)?|and|&|–|-|to)\s*)+$)"
 )
-_DEFINED_AFTER_RE = re.compile(r"\)?\s?=(?!=)")
-_STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
+_DEFINED_AFTER_RE = lazy_re(r"\)?\s?=(?!=)")
+_STAT_BEFORE_RE = lazy_re(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
 
 
 def _to_float(num: str, factor: float = 1.0) -> float:
@@ -139,21 +137,21 @@ def _scale_name(raw: str | None) -> str | None:
         return None
     if raw == "MM":
         return "million"
-    return SCALE_WORDS.get(raw.lower())
+    return lexicon.SCALE_WORDS.get(raw.lower())
 
 
 def _currency_of(raw: str) -> str:
     """ISO 4217 code for a symbol, code or name as written ("hk$" -> HKD, "euros" -> EUR)."""
-    if raw in CURRENCY_SYMBOLS:
-        return CURRENCY_SYMBOLS[raw]
-    for form in CURRENCY_SYMBOLS:
+    if raw in lexicon.CURRENCY_SYMBOLS:
+        return lexicon.CURRENCY_SYMBOLS[raw]
+    for form in lexicon.CURRENCY_SYMBOLS:
         if form.lower() == raw.lower():
-            return CURRENCY_SYMBOLS[form]
-    if raw.upper() in CURRENCY_CODES:
+            return lexicon.CURRENCY_SYMBOLS[form]
+    if raw.upper() in lexicon.CURRENCY_CODES:
         return raw.upper()
-    if raw.endswith("$") and raw[:-1] in CURRENCY_CODES:
+    if raw.endswith("$") and raw[:-1] in lexicon.CURRENCY_CODES:
         return raw[:-1]  # "SGD$"
-    return CURRENCY_NAMES[" ".join(raw.lower().split())]
+    return lexicon.CURRENCY_NAMES[" ".join(raw.lower().split())]
 
 
 def _money_context(text: str, m: re.Match[str]) -> bool:
@@ -208,7 +206,7 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     negative = bool(m.group("neg") or m.group("neg2"))
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
         negative = False  # an en dash before a bare number is punctuation, not a sign
-    factor = FACTORS[scale] if scale else 1.0
+    factor = lexicon.FACTORS[scale] if scale else 1.0
     value = _to_float(num_s, factor)
     low = high = None
     if m.group("num_hi"):

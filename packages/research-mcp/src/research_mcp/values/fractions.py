@@ -6,8 +6,7 @@ never reads one as a value; here a fraction counts only when a unit follows it, 
 
 from __future__ import annotations
 
-import re
-
+from .lazy import lazy_re
 from .model import Value
 from .units import unit_after
 
@@ -15,11 +14,11 @@ __all__ = ["find_fractions"]
 
 _VULGAR = {"½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅖": 2 / 5, "⅗": 3 / 5,
            "⅘": 4 / 5, "⅙": 1 / 6, "⅚": 5 / 6, "⅛": 1 / 8, "⅜": 3 / 8, "⅝": 5 / 8, "⅞": 7 / 8}  # fmt: skip
-_FRACTION_RE = re.compile(
+_FRACTION_RE = lazy_re(
     r"(?<![\w./\\,-])(?:(?P<whole>\d{1,4})(?:[ \u00a0]|(?=[" + "".join(_VULGAR) + r"])))?"
     r"(?:(?P<num>\d{1,3})/(?P<den>\d{1,3})(?![\d/])|(?P<vulgar>[" + "".join(_VULGAR) + r"]))"
 )
-_GATE_RE = re.compile(r"\d/\d|[" + "".join(_VULGAR) + r"]")
+_GATE_RE = lazy_re(r"\d/\d|[" + "".join(_VULGAR) + r"]")
 
 
 def find_fractions(text: str) -> list[Value]:

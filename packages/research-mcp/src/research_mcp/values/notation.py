@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_re
 from .model import Value
 from .units import unit_after
 
 __all__ = ["find_notation"]
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_NOTATION_RE = re.compile(
+_NOTATION_RE = lazy_re(
     r"(?<![\w.,])(?P<sign>[-−])?(?P<m>\d+(?:\.\d+)?)"
     r"(?:\s?[×xX·]\s?10(?:\s?\^\s?\(?(?P<e>[-−+]?\d{1,3})\)?|(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})|(?P<e_dash>[−-]\d{1,3}))"
     r"|[eE](?P<e2>[-+−]?\d{1,3}))(?![\d.])"
 )
-_GATE_RE = re.compile(r"\d\s?[×xX·]\s?10|\d[eE][-+−]?\d")
+_GATE_RE = lazy_re(r"\d\s?[×xX·]\s?10|\d[eE][-+−]?\d")
 
 
 def find_notation(text: str) -> list[Value]:
@@ -27,7 +28,12 @@ def find_notation(text: str) -> list[Value]:
         return []
     out: list[Value] = []
     for m in _NOTATION_RE.finditer(text):
-        raw = m.group("e") or m.group("e_dash") or m.group("e2") or (m.group("sup") or "").translate(_SUPERSCRIPT)
+        raw = (
+            m.group("e")
+            or m.group("e_dash")
+            or m.group("e2")
+            or (m.group("sup") or "").translate(_SUPERSCRIPT)
+        )
         if m.group("e2") is not None and not re.search(r"\d[eE][-+−]?\d", m.group(0)):
             continue
         try:

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import FACTORS
+from . import lexicon
+from .lazy import lazy_re
 from .model import Value
 
 __all__ = ["carry_units", "merge_ranges"]
 
 # "8- to 16-meter": a suspended hyphen before the joiner leaves the unit to the second number
-_RANGE_GAP_RE = re.compile(r"^(?:-\s+(?=to\b|and\b))?\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECASE)
-_RANGE_LEAD_RE = re.compile(r"(?i:\b(from|between)\s+(?:about\s+|around\s+|roughly\s+)?)$")
+_RANGE_GAP_RE = lazy_re(r"^(?:-\s+(?=to\b|and\b))?\s*(?:to|and|-|–|—|through)\s*$", re.IGNORECASE)
+_RANGE_LEAD_RE = lazy_re(r"(?i:\b(from|between)\s+(?:about\s+|around\s+|roughly\s+)?)$")
 
 
-_CHANGE_BEFORE_RE = re.compile(
+_CHANGE_BEFORE_RE = lazy_re(
     r"(?i:\b(?:rose|rise[sn]?|rising|grew|grow[sn]?|growing|increas(?:e[sd]?|ing)|fell|fall(?:s|en|ing)?|"
     r"declin(?:e[sd]?|ing)|drop(?:ped|s|ping)?|jump(?:ed|s)?|climb(?:ed|s|ing)?|gain(?:ed|s)?|up|down|by|"
     r"add(?:ed|s)?|lost|los(?:e|es|ing)|cut|rais(?:e|ed|es)|lower(?:ed|s)?|widen(?:ed|s)?|narrow(?:ed|s)?|"
@@ -25,7 +26,7 @@ _CHANGE_BEFORE_RE = re.compile(
 )
 
 
-_LIST_JOINER_RE = re.compile(r"^\s*(?:,\s*(?:and|or)?|and|or|to|through|-|–|—)\s*$", re.IGNORECASE)
+_LIST_JOINER_RE = lazy_re(r"^\s*(?:,\s*(?:and|or)?|and|or|to|through|-|–|—)\s*$", re.IGNORECASE)
 
 
 def carry_units(values: list[Value], text: str) -> None:
@@ -72,6 +73,10 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
                 # "5%-7%": the dash joins two values, it is not a minus sign
                 w.numeric_value, w.start, w.text = -w.numeric_value, w.start + 1, w.text[1:].lstrip()
             gap = text[v.end : w.start]
+            if _RANGE_GAP_RE.match(gap) is None or v.low is not None or w.low is not None:
+                out.append(v)  # nothing but a joiner between two values makes a range (most pairs stop here)
+                i += 1
+                continue
             window = max(0, v.start - 30)
             lead = _RANGE_LEAD_RE.search(text[window : v.start])
             lead_word = lead.group(1).lower() if lead else None
@@ -93,20 +98,22 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
             if joinable and lead_word == "from" and joiner in ("to", "-", "–", "—") and after_change:
                 v.extras["prior"] = True  # "grew from 4,000 to 5,500": a change, not a range
                 if not v.explicit_scale and w.scale:
-                    v.numeric_value *= FACTORS[w.scale]
+                    v.numeric_value *= lexicon.FACTORS[w.scale]
                     v.scale = w.scale
                 out.append(v)
                 i += 1
                 continue
             if joinable and (
-                (lead_word == "between" and joiner in ("and", "to", "-", "–", "—"))  # "between 44 mg to 50 mg"
+                (
+                    lead_word == "between" and joiner in ("and", "to", "-", "–", "—")
+                )  # "between 44 mg to 50 mg"
                 or (lead_word == "from" and joiner in ("to", "-", "–", "—", "through"))
                 or (lead_word is None and joiner in ("-", "–", "—"))
                 or (lead_word is None and joiner == "to" and not after_change)
             ):
                 lo, hi = v.numeric_value, w.numeric_value
                 if not v.explicit_scale and w.scale:
-                    lo *= FACTORS[w.scale]
+                    lo *= lexicon.FACTORS[w.scale]
                 if lo > hi and joiner in ("to", "and", "through") and (v.unit is not None or hi < 0):
                     lo, hi = hi, lo  # "from -18 °C to -34 °C": a range written from its top, in words
                 start = lead.start() + window if lead else v.start

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
-from .lexicon import SCALES, UNIT_SYMBOLS
+from . import lexicon
+from .lazy import lazy_re
 from .model import Value
 from .units import money_near, time_window, unit_after
 
@@ -15,7 +14,7 @@ _TENS_WORDS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty
 _WORD_NUMBERS: dict[str, int] = {w: i for i, w in enumerate(_UNITS_WORDS)} | {
     w: 10 * (i + 2) for i, w in enumerate(_TENS_WORDS)
 }
-_WORD_NUM_RE = re.compile(
+_WORD_NUM_RE = lazy_re(
     r"(?i)\b(?=[aotfsenz])(?P<w>a|an|"
     + "|".join(_UNITS_WORDS + _TENS_WORDS)
     + r")(?:[-\s](?P<w2>"
@@ -26,7 +25,7 @@ _WORD_NUM_RE = re.compile(
     r"|\s+(?P<pct>percent|per\s+cent)|\s+(?P<pp>percentage\s+points?))?\b"
 )
 # After a bare number word: a fraction ("two thirds"), a compound adjective ("two-fold", "three-dimensional").
-_NOT_A_COUNT_AFTER_RE = re.compile(
+_NOT_A_COUNT_AFTER_RE = lazy_re(
     r"(?i:[-‐]|\s+(?:halves|halfs?|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b)"
 )
 
@@ -59,7 +58,7 @@ def word_values(text: str, *, spelled_counts: bool = False) -> list[Value]:
             (m.group("cur") or "").lower()
         )
         scale = m.group("scale").lower() if m.group("scale") else None
-        value = n * (SCALES[scale] if scale else 1.0)
+        value = n * (lexicon.SCALES[scale] if scale else 1.0)
         if m.group("pct"):
             kind, unit = "percentage", "%"
         elif m.group("pp"):
@@ -85,7 +84,7 @@ def word_values(text: str, *, spelled_counts: bool = False) -> list[Value]:
     return out
 
 
-_WORD_QUANTITY_RE = re.compile(
+_WORD_QUANTITY_RE = lazy_re(
     r"(?i)\b(?=[otfsen])(?P<w>"
     + "|".join(_UNITS_WORDS[1:] + _TENS_WORDS)
     + r")(?:-(?P<w2>"
@@ -102,7 +101,7 @@ def word_quantities(text: str) -> list[Value]:
         if found is None:
             continue
         unit, end = found
-        if text[m.end() : end].strip(" -") in UNIT_SYMBOLS:
+        if text[m.end() : end].strip(" -") in lexicon.UNIT_SYMBOLS:
             continue  # "two in my car": a symbol after a number in words is not a unit
         if unit.dimension == "time" and time_window(text, m.start(), end):
             continue  # "the past five years", "the three months ended June 30": a period
