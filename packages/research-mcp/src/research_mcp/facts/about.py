@@ -134,7 +134,7 @@ def _about(
             if subj is not None and subj.i in value_tokens:
                 fronted = _fronted_group(head, span, value_tokens, w)
                 if fronted is not None:  # "Of the 54 functions, 26 begin with ...": a part of that group
-                    attribute = (
+                    group_attribute = (
                         "share" if kind in ("percentage", "percentage_points") else count_noun or "count"
                     )
                     return _About(fronted, group_attribute, "of_noun"), count_noun
