@@ -158,8 +158,8 @@ def _identifier(span: Span, v: Value) -> bool:
     ):
         return False
     root = span.root
-    if root.head.i >= span.end and root.head.pos_ == "NOUN":
-        return False  # "10 native tree species", "14 times": the number counts the noun after it
+    if root.head.i >= span.end and root.head.tag_ in ("NNS", "NNPS"):
+        return False  # "10 native tree species", "14 times": the number counts the nouns after it
     if before.is_sent_start and before.is_title:
         return False  # "Whilst 10 ...": a capital at the start of a sentence names nothing
     return (
