@@ -633,8 +633,18 @@ def test_an_amount_of_something_is_about_that_something(nlp: Language) -> None:
     [
         ("In February 2016, we granted 547,000 PSUs with certain targets.", "547,000", "PSUs", "count"),
         ("We recorded an $872 million charge which was a reversal.", "$872 million", "charge", "value"),
-        ("We borrowed $72.3 million under our credit facilities during 2019.", "$72.3 million", "credit facilities", "debt"),
-        ("Of participants with GHQ symptoms, 47.4% also had depressive symptoms.", "47.4%", "participants", "share"),
+        (
+            "We borrowed $72.3 million under our credit facilities during 2019.",
+            "$72.3 million",
+            "credit facilities",
+            "debt",
+        ),
+        (
+            "Of participants with GHQ symptoms, 47.4% also had depressive symptoms.",
+            "47.4%",
+            "participants",
+            "share",
+        ),
         ("Out of the 54 functions, 26 begin with the common prefix.", "26", "functions", "count"),
     ],
 )
@@ -649,7 +659,10 @@ def test_an_ownerless_value_is_about_what_it_measures(
 
 def test_a_conjoined_verb_after_a_false_sentence_break_keeps_the_subject(nlp: Language) -> None:
     facts = facts_of(nlp, "The screen is 2 in. thick and weighs 3 oz.")
-    assert [(f["value"], f["entity"], f["unit"]) for f in facts] == [("2 in", "screen", "in"), ("3 oz", "screen", "oz")]
+    assert [(f["value"], f["entity"], f["unit"]) for f in facts] == [
+        ("2 in", "screen", "in"),
+        ("3 oz", "screen", "oz"),
+    ]
 
 
 def test_from_x_noun_to_y_carries_the_noun(nlp: Language) -> None:

@@ -298,7 +298,9 @@ def _read(text: str, **kwargs: bool) -> list[tuple[str, float, str | None]]:
         ("a radius of 3.2 × 10^6 km", [("3.2 × 10^6 km", 3.2e6, "km")]),
     ],
 )
-def test_units_durations_fractions_and_notation(text: str, expected: list[tuple[str, float, str | None]]) -> None:
+def test_units_durations_fractions_and_notation(
+    text: str, expected: list[tuple[str, float, str | None]]
+) -> None:
     assert _read(text) == expected, "read by eye"
 
 
@@ -343,7 +345,12 @@ def test_a_unit_stated_once_applies_to_each_listed_number(
 
 @pytest.mark.parametrize(
     ("raw", "number", "currency"),
-    [("269 Kč", 269.0, "CZK"), ("SGD$4.90", 4.9, "SGD"), ("CHF 1'049.95", 1049.95, "CHF"), ("5 or 6 Kč", 5.0, "CZK")],
+    [
+        ("269 Kč", 269.0, "CZK"),
+        ("SGD$4.90", 4.9, "SGD"),
+        ("CHF 1'049.95", 1049.95, "CHF"),
+        ("5 or 6 Kč", 5.0, "CZK"),
+    ],
 )
 def test_currencies_after_the_number_and_swiss_apostrophes(raw: str, number: float, currency: str) -> None:
     v = find_values(raw)[0]
