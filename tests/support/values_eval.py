@@ -69,9 +69,15 @@ def _unit_aliases() -> dict[str, str]:
     )
     # durations: fact-extract reports "3 years" with the unit "years" (time words are not in the units table)
     out: dict[str, str] = {w: w for w in ("year", "month", "week", "day", "hour", "minute", "second")}
+    # case-sensitive symbols first ("gal" is the gallon, "Gal" the galileo), then names and words, then any case
+    for u in table["units"]:
+        for s in u.get("symbols", []):
+            out.setdefault(s, u["name"])
+    for u in table["units"]:
+        for s in [u["name"], u["symbol"], *u.get("words", [])]:
+            out.setdefault(s, u["name"])
     for u in table["units"]:
         for s in [u["name"], u["symbol"], *u.get("words", []), *u.get("symbols", [])]:
-            out.setdefault(s, u["name"])
             out.setdefault(s.lower(), u["name"])
     return out
 

@@ -237,6 +237,19 @@ def _measured_noun(
     head = root.head
     while head.i in value_tokens and head.head.i != head.i:
         head = head.head
+    typed = kind != "number" or unit is not None
+    if typed and head.pos_ == "ADP" and head.lower_ in _MEASURE_PREPOSITIONS and head.i < span.start:
+        noun = (
+            head.head
+        )  # "temperatures near 32 degrees Celsius", "a difference in volume between 4 km^3 ..."
+        if (
+            noun.pos_ in ("NOUN", "PROPN")
+            and noun.i < head.i
+            and noun.idx >= w.seg_start
+            and noun.ent_type_ not in _NOT_ENTITY_ENTS
+            and noun.lower_ not in _PRONOUNS
+        ):
+            return _About(_noun_phrase(noun, value_tokens, with_of=False), None, "measured")
     if (
         head.i in value_tokens
         or head.pos_ not in ("NOUN", "PROPN")
@@ -295,6 +308,24 @@ def _first_person_object(
     return None
 
 
+# Prepositions that put a measure on the noun before them ("temperatures near 32 °C", "pressure of ...").
+_MEASURE_PREPOSITIONS = frozenset(
+    {
+        "near",
+        "between",
+        "around",
+        "about",
+        "at",
+        "of",
+        "to",
+        "from",
+        "with",
+        "over",
+        "under",
+        "above",
+        "below",
+    }
+)
 _PLACE_PREPOSITIONS = frozenset(
     {"in", "into", "under", "within", "on", "across", "to", "from", "toward", "towards"}
 )

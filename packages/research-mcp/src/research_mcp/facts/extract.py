@@ -181,6 +181,12 @@ def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) ->
         fact["attribute"] = rest
 
 
+def _inherited(anchor: str, previous: dict[str, Any]) -> str:
+    """A value tied to the one before it ("$96.8bn (2023), $81.5bn (2022)") is as sure of its owner as that one."""
+    earlier = previous["confidence_features"]["entity_anchor"]
+    return anchor if earlier in _STRONG_ANCHORS else earlier
+
+
 def _after_noun(gap: str, noun: str | None) -> str:
     """``gap`` without the counted noun it starts with (" employees at ... to " -> " at ... to ")."""
     stripped = gap.lstrip()
@@ -260,11 +266,17 @@ def _fact(
     about: _About | None
     counted: str | None = None
     if previous is not None and conversion:
-        about = _About(previous["entity"], previous["attribute"], "apposition")  # "10kg (25lbs)"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("apposition", previous)
+        )  # "10kg (25lbs)"
     elif previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
-        about = _About(previous["entity"], previous["attribute"], "apposition")  # "$65.6 billion, up 16%"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("apposition", previous)
+        )  # "$65.6 billion, up 16%"
     elif continuation and previous is not None:
-        about = _About(previous["entity"], previous["attribute"], "list")  # "$96.8bn (2023), $81.5bn (2022)"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("list", previous)
+        )  # "$96.8bn (2023), $81.5bn (2022)"
         counted = previous["unit"] if previous["value_kind"] == "count" else None
         if from_to and v.kind == "number" and v.unit is None and v.scale is None and counted is None:
             v.unit = previous["unit"]  # "from 5 km in 2010 to 7 in 2020": the unit is stated once
@@ -274,7 +286,9 @@ def _fact(
         and v.low is None
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
     ):
-        about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("prior", previous)
+        )  # "down from £6.9bn"
         counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
     else:
         about, counted = _about(w, periods, last_entity, chunks, v.kind, v.unit)

@@ -334,7 +334,7 @@ def find_values(
         if (
             before.endswith(("[", "("))
             and text[m.end() : m.end() + 1] in ("]", ")")
-            and not (m.group("cur_pre") or m.group("pct") or m.group("points") or m.group("scale"))
+            and m.group(0) == m.group("num")
         ):
             continue  # "[12]" or "(3)": a reference or an enumerator
         line_start = text.rfind("\n", 0, m.start()) + 1

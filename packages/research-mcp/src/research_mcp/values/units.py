@@ -115,8 +115,9 @@ _WINDOW_BEFORE_RE = lazy_re(
     r"(?i:\b(?:first|last|past|next|previous|prior|preceding|following|coming|same|trailing|recent|"
     r"remaining|final|initial|latest|subsequent)\s+$)"
 )
+# "12 months to June 2019" (a capital: a month), not "4 years to reach 1"
 _WINDOW_AFTER_RE = lazy_re(
-    r"(?i:\s+(?:ended|ending|through|thru)\b|\s+to\s+(?:the\s+end\b|[A-Z][a-z]+\s+\d))"
+    r"(?i:\s+(?:ended|ending|through|thru)\b)|\s+to\s+(?:the\s+end\b|[A-Z][a-z]+\s+\d)"
 )
 
 
