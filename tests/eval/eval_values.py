@@ -7,6 +7,10 @@ fact-extract, for our value parser alone (before fact-extract drops values it ca
 subject), and for the baseline: bare spaCy MONEY/PERCENT/QUANTITY/CARDINAL entities plus one money
 regex. "period" scores the year of the period given to each value that TAT-QA's question dates
 (baseline: the nearest DATE entity in the sentence). ``-v`` prints the misses; ``--candidates`` adds the libraries measured for adoption (values_candidates.py).
+
+The same tables are printed for ``heldout.jsonl`` (MeasEval train and trial sentences the development
+cases do not hold, and re3d's news and government pages): scores only, never the misses, so that a change
+can be judged on text nobody looked at while making it.
 """
 
 from __future__ import annotations
