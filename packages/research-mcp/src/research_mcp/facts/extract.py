@@ -22,6 +22,7 @@ from .vocabulary import (
     _CHANGE_NOUNS,
     _GROWTH_CONTEXT_RE,
     _HEDGE_WORDS_RE,
+    _MEASURE_NOUNS,
     _METRIC_AFTER_RE,
     _PRIOR_AHEAD_RE,
     _PRIOR_RE,
@@ -120,23 +121,6 @@ def extract_from_doc(
         "extraction_quality": quality,
         "metadata": {"total_facts": len(facts), "processing_time_ms": round(elapsed)},
     }
-
-
-_MEASURE_NOUNS = frozenset(
-    {
-        "age",
-        "size",
-        "weight",
-        "height",
-        "length",
-        "width",
-        "depth",
-        "temperature",
-        "pressure",
-        "score",
-        "total",
-    }
-)
 
 
 def _identifier(span: Span, v: Value) -> bool:

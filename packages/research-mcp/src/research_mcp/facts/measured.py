@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .context import _About, _Where
 from .phrases import _noun_phrase
-from .vocabulary import _CHANGE_NOUNS, _NOT_ENTITY_ENTS, _PRONOUNS
+from .vocabulary import _CHANGE_NOUNS, _MEASURE_PREPOSITIONS, _NOT_ENTITY_ENTS, _PLACE_PREPOSITIONS, _PRONOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -101,29 +101,6 @@ def _first_person_object(
         ):
             return _About(_noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
     return None
-
-
-# Prepositions that put a measure on the noun before them ("temperatures near 32 °C", "pressure of ...").
-_MEASURE_PREPOSITIONS = frozenset(
-    {
-        "near",
-        "between",
-        "around",
-        "about",
-        "at",
-        "of",
-        "to",
-        "from",
-        "with",
-        "over",
-        "under",
-        "above",
-        "below",
-    }
-)
-_PLACE_PREPOSITIONS = frozenset(
-    {"in", "into", "under", "within", "on", "across", "to", "from", "toward", "towards"}
-)
 
 
 def _continued_sentence_subject(w: _Where, value_tokens: set[int]) -> str | None:
