@@ -7,6 +7,10 @@ fact-extract, for our value parser alone (before fact-extract drops values it ca
 subject), and for the baseline: bare spaCy MONEY/PERCENT/QUANTITY/CARDINAL entities plus one money
 regex. "period" scores the year of the period given to each value that TAT-QA's question dates
 (baseline: the nearest DATE entity in the sentence). ``-v`` prints the misses; ``--candidates`` adds the libraries measured for adoption (values_candidates.py).
+
+The same tables are printed for ``heldout.jsonl`` (MeasEval train and trial sentences the development
+cases do not hold, and re3d's news and government pages): scores only, never the misses, so that a change
+can be judged on text nobody looked at while making it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from research_mcp.nlp import load_nlp
 from research_mcp.values import find_periods, find_values
 from support.values_eval import (
     CATEGORIES,
+    DATA,
     Pred,
     Tally,
     canonical_unit,
@@ -39,7 +44,7 @@ def preds_parser(text: str) -> list[Pred]:
     """Our value parser alone: every value, no subject needed; the nearest period in the text."""
     periods = find_periods(text)
     out: list[Pred] = []
-    for v in find_values(text, exclude=[p.span for p in periods]):
+    for v in find_values(text, exclude=[p.span for p in periods], spelled_counts=True):
         if v.year_like:
             continue
         near = min(periods, key=lambda p: abs(p.span[0] - v.start), default=None)
@@ -103,9 +108,8 @@ def candidates(
         print(f"  start-up {lib}: " + (f"{t:.2f} s" if t is not None else "not installed"))
 
 
-def main(verbose: bool) -> int:
-    cases = load_cases()
-    nlp = load_nlp("en_core_web_sm")
+def run(cases: list[dict[str, Any]], nlp: Any, title: str) -> dict[str, Any]:
+    """Score the three systems on ``cases`` and print per-category, micro and per-source tables."""
     texts = [c["text"] for c in cases]
     t0 = time.perf_counter()
     docs = list(nlp.pipe(texts))
@@ -119,11 +123,14 @@ def main(verbose: bool) -> int:
         "baseline (spaCy+regex)": [preds_baseline(d) for d in docs],
     }
     n_values = sum(1 for c in cases for v in c["values"] if v["cat"] != "ignore")
+    print(f"\n===== {title}")
     print(
         f"{len(cases)} sentences, {n_values} labelled values; spaCy {t_nlp:.1f} s, fact-extract after it {t_ours:.2f} s"
     )
     results = {name: score(cases, preds) for name, preds in systems.items()}
     for cat in (*CATEGORIES, "period"):
+        if cat == "period" and not any("period_year" in v for c in cases for v in c["values"]):
+            continue
         print(f"\n{cat}")
         for name, (cats, period, _) in results.items():
             print(row(name, period if cat == "period" else cats.get(cat, Tally())))
@@ -138,17 +145,22 @@ def main(verbose: bool) -> int:
     print("\nby source (all categories)")
     for src in sorted({c["source"] for c in cases}):
         for name, (_, _, sources) in results.items():
-            print(
-                row(f"{src}: {name}"[:40], sources.get(src, Tally())).replace(
-                    "  " + f"{src}: {name}"[:40], f"  {src:<13}{name[:22]:<24}"
-                )
-            )
+            print(f"  {src:<13}{name[:22]:<24}" + row("", sources.get(src, Tally()))[24:])
+    return {"results": results, "texts": texts, "ours": ours}
+
+
+def main(verbose: bool) -> int:
+    nlp = load_nlp("en_core_web_sm")
+    cases = load_cases()
+    dev = run(cases, nlp, "development cases (cases.jsonl: misses listed with -v)")
+    # the held-out cases are scored, never listed: they show whether a change holds on text not looked at
+    run(load_cases(DATA / "heldout.jsonl"), nlp, "held-out cases (heldout.jsonl: scores only)")
     if "--candidates" in sys.argv:
-        candidates(cases, texts, ours, results)
+        candidates(cases, dev["texts"], dev["ours"], dev["results"])
     if verbose:
-        cats, period, _ = results["fact-extract"]
+        cats, period, _ = dev["results"]["fact-extract"]
         for cat, t in [*cats.items(), ("period", period)]:
-            print(f"\n-- fact-extract misses: {cat}")
+            print(f"\n-- fact-extract misses (development cases): {cat}")
             for m in t.misses:
                 print("   ", m)
     return 0

@@ -69,9 +69,15 @@ def _unit_aliases() -> dict[str, str]:
     )
     # durations: fact-extract reports "3 years" with the unit "years" (time words are not in the units table)
     out: dict[str, str] = {w: w for w in ("year", "month", "week", "day", "hour", "minute", "second")}
+    # case-sensitive symbols first ("gal" is the gallon, "Gal" the galileo), then names and words, then any case
+    for u in table["units"]:
+        for s in u.get("symbols", []):
+            out.setdefault(s, u["name"])
+    for u in table["units"]:
+        for s in [u["name"], u["symbol"], *u.get("words", [])]:
+            out.setdefault(s, u["name"])
     for u in table["units"]:
         for s in [u["name"], u["symbol"], *u.get("words", []), *u.get("symbols", [])]:
-            out.setdefault(s, u["name"])
             out.setdefault(s.lower(), u["name"])
     return out
 
@@ -89,6 +95,17 @@ def canonical_unit(unit: str | None) -> str | None:
     for cand in (u, u.lower(), re.sub(r"s$", "", u.lower()), re.sub(r"es$", "", u.lower())):
         if cand in _ALIASES:
             return _ALIASES[cand]
+    power = re.fullmatch(r"(.+?)\^?([23²³])", u)
+    if power and canonical_unit(power.group(1)) is not None:  # "km2", "m^3": the square or cubic unit
+        square = "square" if power.group(2) in "2²" else "cubic"
+        return (
+            canonical_unit(f"{square} {canonical_unit(power.group(1))}")
+            or f"{square} {canonical_unit(power.group(1))}"
+        )
+    parts = re.split(r"\s*/\s*|\s+per\s+", u)
+    if len(parts) > 1:  # a compound unit: "l/km" and "litre per kilometre" are one unit
+        names = [canonical_unit(x) for x in parts]
+        return None if None in names else " per ".join(n for n in names if n)
     return None
 
 

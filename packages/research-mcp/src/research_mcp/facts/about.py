@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..values import Period
 from .context import _About, _NounChunks, _Where
 from .labels import _inline_label, _label
+from .measured import _continued_sentence_subject, _first_person_object, _fronted_group, _measured_noun
 from .phrases import (
     _count_noun,
     _noun_phrase,
@@ -39,7 +40,12 @@ if TYPE_CHECKING:
 
 
 def _about(
-    w: _Where, periods: list[Period], last_entity: str | None, chunks: _NounChunks, kind: str
+    w: _Where,
+    periods: list[Period],
+    last_entity: str | None,
+    chunks: _NounChunks,
+    kind: str,
+    unit: str | None = None,
 ) -> tuple[_About | None, str | None]:
     """What the value is about (from the parse, a ``Label:`` prefix, or proximity), and the noun it counts."""
     span = w.span
@@ -127,6 +133,12 @@ def _about(
                     return about, count_noun
             subj = _subject_of(head)
             if subj is not None and subj.i in value_tokens:
+                fronted = _fronted_group(head, span, value_tokens, w)
+                if fronted is not None:  # "Of the 54 functions, 26 begin with ...": a part of that group
+                    group_attribute = (
+                        "share" if kind in ("percentage", "percentage_points") else count_noun or "count"
+                    )
+                    return _About(fronted, group_attribute, "of_noun"), count_noun
                 break  # the value is this clause's subject ("HK$3.2bn went to Asia"), not about an outer one
             if (
                 subj is not None
@@ -144,7 +156,10 @@ def _about(
                         return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     if measured is not None:  # "we had $54.5 million of debt outstanding": the debt
                         return _About(measured, change_attr, "of_noun"), count_noun
-                    return None, count_noun
+                    fallback = _measured_noun(span, value_tokens, count_noun, kind, unit, w)
+                    if fallback is None and subj.lower_ in _PERSONAL | {"they"}:
+                        fallback = _first_person_object(head, span, value_tokens, change_attr, w)
+                    return fallback, count_noun
                 if (
                     subj.ent_type_ in _NOT_ENTITY_ENTS
                     or subj.lemma_.lower() in _REPORTER_LEMMAS
@@ -155,6 +170,9 @@ def _about(
                 attribute = count_noun or change_attr or measured
                 return _About(_noun_phrase(subj, value_tokens), attribute, anchor), count_noun
             if head.dep_ == "ROOT":
+                carried = _continued_sentence_subject(w, value_tokens) if subj is None else None
+                if carried is not None:  # "The screen is 2 in. | thick and weighs 3 oz.": one sentence
+                    return _About(carried, count_noun or change_attr or measured, "subject"), count_noun
                 break
             t = head
             continue
@@ -204,4 +222,4 @@ def _about(
     if best is not None:
         phrase = _noun_phrase(best.root, value_tokens, with_of=False)
         return _About(phrase, count_noun or change_attr, "nearest_chunk"), count_noun
-    return None, count_noun
+    return _measured_noun(span, value_tokens, count_noun, kind, unit, w), count_noun

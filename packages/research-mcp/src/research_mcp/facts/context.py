@@ -16,7 +16,9 @@ class _About:
 
     entity: str
     attribute: str | None
-    anchor: str  # subject|object|label|of_noun|relative|prior|apposition|list|coreference|nearest_chunk
+    anchor: (
+        str  # subject|object|label|of_noun|relative|prior|apposition|list|coreference|nearest_chunk|measured
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from .vocabulary import (
     _CHANGE_NOUNS,
     _GROWTH_CONTEXT_RE,
     _HEDGE_WORDS_RE,
+    _MEASURE_NOUNS,
     _METRIC_AFTER_RE,
     _PRIOR_AHEAD_RE,
     _PRIOR_RE,
@@ -31,7 +32,7 @@ from .vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 __all__ = ["extract_from_doc", "source_attribution"]
 
@@ -62,7 +63,7 @@ def extract_from_doc(
     text = doc.text
     source = source_attribution(source_url, source_metadata)
     periods = find_periods(text)
-    values = find_values(text, exclude=[p.span for p in periods])
+    values = find_values(text, exclude=[p.span for p in periods], spelled_counts=True)
     period_starts = [p.span[0] for p in periods]
     facts: list[dict[str, Any]] = []
     scores: list[float] = []
@@ -82,7 +83,7 @@ def extract_from_doc(
         if v.year_like:
             continue
         span = doc.char_span(v.start, v.end, alignment_mode="expand")
-        if span is None or len(span) == 0:
+        if span is None or len(span) == 0 or _identifier(span, v):
             continue
         sent = sents[bisect.bisect_right(sent_starts, span[0].idx) - 1]
         line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
@@ -122,6 +123,34 @@ def extract_from_doc(
     }
 
 
+def _identifier(span: Span, v: Value) -> bool:
+    """A plain integer right after a name or a singular noun names a thing: "clone 23", "OMRON HEM 907",
+    "LEO 1525", "Boeing 737", "Resolution 2254". Counts come before their noun; "age 65" is a measure."""
+    if v.kind != "number" or v.unit or v.scale or v.low is not None or not re.fullmatch(r"\d+", v.text):
+        return False
+    if span.start == 0:
+        return False
+    before = span.doc[span.start - 1]
+    if before.whitespace_ == "" or (not before.is_alpha and not re.fullmatch(r"[A-Za-z]+\d*", before.text)):
+        return False  # "(3", "x3": not a word and a space before the number
+    if before.lower_ in _MEASURE_NOUNS or before.ent_type_ in (
+        "DATE",
+        "TIME",
+        "MONEY",
+        "PERCENT",
+        "QUANTITY",
+    ):
+        return False
+    root = span.root
+    if root.head.i >= span.end and root.head.tag_ in ("NNS", "NNPS"):
+        return False  # "10 native tree species", "14 times": the number counts the nouns after it
+    if before.is_sent_start and before.is_title:
+        return False  # "Whilst 10 ...": a capital at the start of a sentence names nothing
+    return (
+        before.pos_ == "PROPN" or (before.pos_ == "NOUN" and before.tag_ in ("NN", "NNP")) or before.is_upper
+    )
+
+
 def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) -> None:
     """The i-th name of a "respectively" list owns the i-th value; what the clause measured becomes the attribute.
 
@@ -134,6 +163,20 @@ def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) ->
     fact["entity"] = name
     if rest and fact["attribute"] in ("value", None):
         fact["attribute"] = rest
+
+
+def _inherited(anchor: str, previous: dict[str, Any]) -> str:
+    """A value tied to the one before it ("$96.8bn (2023), $81.5bn (2022)") is as sure of its owner as that one."""
+    earlier = previous["confidence_features"]["entity_anchor"]
+    return anchor if earlier in _STRONG_ANCHORS else earlier
+
+
+def _after_noun(gap: str, noun: str | None) -> str:
+    """``gap`` without the counted noun it starts with (" employees at ... to " -> " at ... to ")."""
+    stripped = gap.lstrip()
+    if noun and stripped.lower().startswith(noun.lower()):
+        return stripped[len(noun) :]
+    return gap
 
 
 def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str:
@@ -173,10 +216,25 @@ def _fact(
     apposition = gap is not None and (
         _APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
     )
+    from_to = (  # "from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019": the same noun, later
+        gap is not None
+        and previous is not None
+        and re.fullmatch(
+            r"\s*(?:(?:at|in|on|as\s+of|for|by|during)\s+(?:the\s+)?\x00)?\s*,?\s*to\s*",
+            _after_noun(gap, previous["unit"] if previous["value_kind"] == "count" else None),
+        )
+        is not None
+        and re.search(
+            r"\bfrom\s*$", text[max(w.seg_start, previous["value_span"][0] - 8) : previous["value_span"][0]]
+        )
+        is not None
+    )
     continuation = (
         gap is not None
         and previous is not None
-        and re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None
+        and (
+            from_to or re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None
+        )
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
         and v.low is None
     )
@@ -192,22 +250,32 @@ def _fact(
     about: _About | None
     counted: str | None = None
     if previous is not None and conversion:
-        about = _About(previous["entity"], previous["attribute"], "apposition")  # "10kg (25lbs)"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("apposition", previous)
+        )  # "10kg (25lbs)"
     elif previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
-        about = _About(previous["entity"], previous["attribute"], "apposition")  # "$65.6 billion, up 16%"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("apposition", previous)
+        )  # "$65.6 billion, up 16%"
     elif continuation and previous is not None:
-        about = _About(previous["entity"], previous["attribute"], "list")  # "$96.8bn (2023), $81.5bn (2022)"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("list", previous)
+        )  # "$96.8bn (2023), $81.5bn (2022)"
         counted = previous["unit"] if previous["value_kind"] == "count" else None
+        if from_to and v.kind == "number" and v.unit is None and v.scale is None and counted is None:
+            v.unit = previous["unit"]  # "from 5 km in 2010 to 7 in 2020": the unit is stated once
     elif (
         prior
         and previous is not None
         and v.low is None
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
     ):
-        about = _About(previous["entity"], previous["attribute"], "prior")  # "down from £6.9bn"
+        about = _About(
+            previous["entity"], previous["attribute"], _inherited("prior", previous)
+        )  # "down from £6.9bn"
         counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
     else:
-        about, counted = _about(w, periods, last_entity, chunks, v.kind)
+        about, counted = _about(w, periods, last_entity, chunks, v.kind, v.unit)
         prior = prior and about is not None and bool(v.extras.get("prior"))
     if about is None or not re.search(r"[^\W\d_]", about.entity):
         return None, 0.0  # nothing, or nothing with a letter in it, owns the value
@@ -241,6 +309,8 @@ def _fact(
             kind, counted = "count", about.entity.lower()  # "Employees: 340"
     if kind == "number" and v.unit is None and v.scale is None and abs(v.numeric_value) < 10 and v.numeric_value.is_integer():  # fmt: skip
         return None, 0.0  # a bare small integer ("3 of them") says too little to be a fact
+    if kind == "number" and v.unit is None and v.extras.get("spelled"):
+        return None, 0.0  # a number in words counts only with its noun ("three indicators"), never alone
     if prior:
         later = [p for p in periods if p.span[0] >= v.end]
         period = _choose_period(later, w.seg_start, w.seg_end, v)

@@ -131,9 +131,17 @@ def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
     ):
         return None
     between = span.doc[span.end : head.i + 1]
+    listed = 0
     for x in between:
+        if (x.head.like_num and x.dep_ in ("cc", "conj", "punct") and x.text not in (")", "(")) or (
+            x.like_num and x.dep_ == "nummod" and x.head.i == head.i
+        ):
+            listed = x.i + 1  # "45 and 50 cases": the list's last number counts the noun for all of them
+            continue
         if (x.is_punct and x.text != "-") or x.is_space or x.like_num or x.pos_ in ("ADP", "DET", "SYM"):
             return None
+    if listed:
+        between = span.doc[listed : head.i + 1]
         if x.pos_ == "PROPN" and x.i != head.i:
             return None
     if head.lower_ in _TIME_NOUNS:

@@ -113,3 +113,9 @@ _METRIC_WORDS: frozenset[str] = frozenset(_FACT_WORDS["metric_words"])
 _GENERIC_LABELS: frozenset[str] = frozenset(_FACT_WORDS["generic_labels"])
 # Event verbs whose date is a fact: lemma -> attribute ("founded", "acquired").
 _EVENT_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["event_attributes"])
+# A plain integer after these nouns measures them ("age 65"), it does not name a thing ("clone 23").
+_MEASURE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["measure_nouns"])
+# Prepositions that put a measure on the noun before them ("temperatures near 32 °C").
+_MEASURE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["measure_prepositions"])
+# Prepositions that say where a verb puts an amount ("borrowed $72.3 million under our credit facilities").
+_PLACE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["place_prepositions"])

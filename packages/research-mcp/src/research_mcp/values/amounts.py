@@ -14,10 +14,13 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from .lexicon import CURRENCY_CODES, CURRENCY_NAMES, CURRENCY_SYMBOLS, FACTORS, SCALE_WORDS
+from . import lexicon
+from .fractions import find_fractions
+from .lazy import lazy_re
 from .model import Value
-from .ranges import merge_ranges
-from .units import measured_after, money_near, unit_after
+from .notation import find_notation
+from .ranges import carry_units, merge_ranges
+from .units import measured_after, money_near, per_follows, time_window, unit_after
 from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
@@ -48,23 +51,16 @@ def _trie_regex(node: dict[str, Any]) -> str:
     return f"(?:{body})?" if "" in node else body
 
 
-NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# "1'000" and "1’049.95": Swiss thousands; ".05": a decimal without its zero
+NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:['’]\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?|\.\d+"
 # Continental forms, read only next to a currency ("48,96 €", "€ 2.109,00", "Rp 1.550.000", "5 000 Р"): a comma
 # before one or two digits, dot groups ending in a decimal comma or repeated, or groups of three after spaces.
 # English never writes these, and without a currency "1,5" or "5 200" is too ambiguous to read.
 _NUM_EU = (
     r"\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,])|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
-    r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d+,\d{1,2}(?![\d,])"
+    r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d{1,3}(?:['’]\d{3})+,\d{1,2}(?![\d,])|\d+,\d{1,2}(?![\d,])"
 )
-_EU_RE = re.compile(_NUM_EU)
-# "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
-# as written, so "ALL 5" or "rs 5" stay words.
-_DOLLAR_FORMS = [s for s in CURRENCY_SYMBOLS if "$" in s and s != "$"]
-_OTHER_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s]
-# "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount)
-_POST_SYMBOLS = [s for s in CURRENCY_SYMBOLS if "$" not in s and s not in ("Ft", "RM")]  # "5 Ft" is feet
-_CUR_PRE = "(?i:" + _alt(_DOLLAR_FORMS) + ")|\\$|" + _alt(_OTHER_SYMBOLS) + "|" + _alt(sorted(CURRENCY_CODES))
-_CUR_POST = _alt(sorted(CURRENCY_CODES)) + "|(?i:" + _alt(list(CURRENCY_NAMES)) + ")|" + _alt(_POST_SYMBOLS)
+_EU_RE = lazy_re(_NUM_EU)
 _SCALE = (
     r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
 )
@@ -72,54 +68,68 @@ _PCT = r"(?:(?i:wt|vol|mol|w/w|v/v)\.?\s?)?%|(?i:per\s?cent|percent|pct)\b"  # "
 _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
 _UNIT = r"(?i:points?|pts|x)\b"
 
-_AMOUNT_RE = re.compile(
-    r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
-    r"(?<![\w.,/\\#@:])(?!(?<=\w[-–])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
-    r"(?P<neg>[-−–]\s?)?"
-    r"(?:(?P<cur_pre>" + _CUR_PRE + r")\s?)?"
-    r"(?P<neg2>[-−])?"
-    r"(?P<num>(?(cur_pre)(?:"
-    + _NUM_EU
-    + r")|(?=(?:"
-    + _NUM_EU
-    + r")\s?(?:"
-    + _CUR_POST
-    + r")(?![A-Za-z]))(?:"
-    + _NUM_EU
-    + r"))|"
-    + NUM
-    + r")"
-    r"(?:\s?(?:-|–|—)\s?(?:" + _CUR_PRE + r")?\s?(?P<num_hi>" + NUM + r"))?"
-    r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![A-Za-z]))?"
-    r"(?:\s?(?P<cur_post>" + _CUR_POST + r")(?![A-Za-z])(?!\s?\d))?"
-    r"(?:\s?(?P<points>"
-    + _POINTS
-    + r")|\s?(?P<pct>"
-    + _PCT
-    + r")|\s?(?P<unit>"
-    + _UNIT
-    + r")|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
-    r"(?![%/:]|[.,]\d)",
-)
+
+def _amount_source() -> str:
+    """The amount pattern, built from the currency lists on first use (``lazy_re``)."""
+    symbols = lexicon.CURRENCY_SYMBOLS
+    codes = sorted(lexicon.CURRENCY_CODES)
+    # "US$", "HK$", "C$" in any case ("us$150 million"); symbols of letters alone ("Rs", "RM") and ISO codes
+    # as written, so "ALL 5" or "rs 5" stay words; "SGD$4.90": an ISO code written with the dollar sign.
+    dollar_forms = [s for s in symbols if "$" in s and s != "$"]
+    other_symbols = [s for s in symbols if "$" not in s]
+    # "15€", "-15 €"; never "$" (in "2024 $2.1bn" it belongs to the next amount); "5 Ft" is feet
+    post_symbols = [s for s in symbols if "$" not in s and s not in ("Ft", "RM")]
+    cur_pre = "(?i:" + _alt(dollar_forms) + ")|\\$|" + _alt(other_symbols) + "|" + _alt(codes) + "\\$?"
+    cur_post = _alt(codes) + "|(?i:" + _alt(list(lexicon.CURRENCY_NAMES)) + ")|" + _alt(post_symbols)
+    return (
+        r"(?=[^\d\n]{0,7}\d)"  # a digit close ahead: fails fast where no amount can start (most positions)
+        r"(?<![\w.,/\\#@:^)])(?<![\w.]\+)(?!(?<=\w[-–−])\d)"  # not inside a word, an identifier (GPT-4), a decimal or a time
+        r"(?P<neg>[-−–]\s?)?"
+        r"(?:(?P<cur_pre>" + cur_pre + r")\s?)?"
+        r"(?P<neg2>[-−])?"
+        r"(?P<num>(?(cur_pre)(?:"
+        + _NUM_EU
+        + r")|(?=(?:"
+        + _NUM_EU
+        + r")\s?(?:"
+        + cur_post
+        + r")(?![^\W\d_]))"
+        r"(?:" + _NUM_EU + r"))|" + NUM + r")"
+        r"(?:\s?(?:-|–|—)\s?(?:" + cur_pre + r")?\s?(?P<num_hi>" + NUM + r"))?"
+        r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![^\W\d_]))?"  # "269 Kč" is not 269 thousand
+        r"(?:\s?(?P<cur_post>" + cur_post + r")(?![^\W\d_])(?!\s?\d))?"
+        r"(?:\s?(?P<points>" + _POINTS + r")|\s?(?P<pct>" + _PCT + r")|\s?(?P<unit>" + _UNIT + r")"
+        r"|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
+        r"(?![%:]|/(?![^\W\d_])|[.,]\d)"  # "3/4" and "10:30" are not amounts; "£3.2m/year" is
+    )
+
+
+_AMOUNT_RE = lazy_re(_amount_source)
 _POUND_WORDS = {"pound", "pounds"}
 
 
 # Words just before a number that make it a label, not a value ("Table 2", "version 3").
-_LABEL_BEFORE_RE = re.compile(
-    r"(?i:\b(?:fig(?:ure)?|tab(?:le)?|sec(?:tion)?|eq(?:uation)?|chapter|page|pp?|step|phase|version|v|no|"
+_LABEL_BEFORE_RE = lazy_re(
+    r"(?i:\b(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eq(?:uation)?s?|chapters?|page|pp?|steps?|phases?|version|v|no|"
     r"item|appendix|ref|level|tier|series|model|gen|generation|stage|round|week|day|line|article|rule|"
     r"grade|class|type|room|gpt|iphone|windows|covid)\.?\s*)$"
 )
-_STAT_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
+# "Figures 3K and 3L", "Figs. 2a, 3b": every number of a list after a label word is a label
+_LABEL_LIST_BEFORE_RE = lazy_re(
+    r"(?i:\b(?:fig(?:ure)?s?|tables?|panels?|sections?|eqs?|equations?|steps?|phases?)\.?\s+"
+    r"(?:\w{1,4}(?:[-–]\w{1,4})?\s*(?:,\s*(?:and\s+)?|and|&|–|-|to)\s*)+$)"
+)
+_DEFINED_AFTER_RE = lazy_re(r"\)?\s?=(?!=)")
+_STAT_BEFORE_RE = lazy_re(r"(?:^|[^\w])[A-Za-zχσμ²]{1,2}\s*[<>=≤≥]\s*$")
 
 
 def _to_float(num: str, factor: float = 1.0) -> float:
     """Exact decimal arithmetic, so "$65.6 billion" is 65600000000.0, not 65599999999.99999."""
     if _EU_RE.fullmatch(num) and not re.fullmatch(NUM, num):
         num = (
-            num.replace(" ", "").replace("\u00a0", "").replace(".", "").replace(",", ".")
-        )  # "2.109,00" -> 2109.00
-    return float(Decimal(num.replace(",", "")) * Decimal(int(factor)))
+            num.replace(" ", "").replace("\u00a0", "").replace(".", "").replace("'", "").replace("’", "")
+        ).replace(",", ".")  # "2.109,00" -> 2109.00, "1'049,95" -> 1049.95
+    return float(Decimal(num.replace(",", "").replace("'", "").replace("’", "")) * Decimal(int(factor)))
 
 
 def _scale_name(raw: str | None) -> str | None:
@@ -127,19 +137,21 @@ def _scale_name(raw: str | None) -> str | None:
         return None
     if raw == "MM":
         return "million"
-    return SCALE_WORDS.get(raw.lower())
+    return lexicon.SCALE_WORDS.get(raw.lower())
 
 
 def _currency_of(raw: str) -> str:
     """ISO 4217 code for a symbol, code or name as written ("hk$" -> HKD, "euros" -> EUR)."""
-    if raw in CURRENCY_SYMBOLS:
-        return CURRENCY_SYMBOLS[raw]
-    for form in CURRENCY_SYMBOLS:
+    if raw in lexicon.CURRENCY_SYMBOLS:
+        return lexicon.CURRENCY_SYMBOLS[raw]
+    for form in lexicon.CURRENCY_SYMBOLS:
         if form.lower() == raw.lower():
-            return CURRENCY_SYMBOLS[form]
-    if raw.upper() in CURRENCY_CODES:
+            return lexicon.CURRENCY_SYMBOLS[form]
+    if raw.upper() in lexicon.CURRENCY_CODES:
         return raw.upper()
-    return CURRENCY_NAMES[" ".join(raw.lower().split())]
+    if raw.endswith("$") and raw[:-1] in lexicon.CURRENCY_CODES:
+        return raw[:-1]  # "SGD$"
+    return lexicon.CURRENCY_NAMES[" ".join(raw.lower().split())]
 
 
 def _money_context(text: str, m: re.Match[str]) -> bool:
@@ -164,6 +176,9 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         currency, weight = None, True  # "2,204.62 pounds" of grain: a weight, not sterling
     end = m.end()
     metre = False
+    if scale_raw == "m" and currency is None and per_follows(text, m.end()):
+        scale_raw = None  # "9.8m/s2": metres per something, not millions
+        end = m.start("scale") - len(m.group("scale_gap") or "")
     if scale_raw in _SINGLE_LETTER_SCALES and currency is None and m.group("scale_gap"):
         # "5 m" without a currency is metres (or nothing): keep the number, not the letter.
         metre = scale_raw == "m" and m.group("scale_gap") == " " and measured_after(text, m.end())
@@ -179,11 +194,19 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         and re.match(r"\s+[A-Z]", text[m.end() : m.end() + 2])
     ):
         return None  # "221B Baker Street": a house number, not 221 billion
+    if (
+        scale_raw in _SINGLE_LETTER_SCALES
+        and currency is None
+        and not m.group("scale_gap")
+        and re.fullmatch(r"(?:1[89]|20)\d{2}", num_s)
+        and scale_raw.islower()
+    ):
+        return None  # "(Smith et al., 2010b)": a citation key, not 2010 billion
     scale = _scale_name(scale_raw)
     negative = bool(m.group("neg") or m.group("neg2"))
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
         negative = False  # an en dash before a bare number is punctuation, not a sign
-    factor = FACTORS[scale] if scale else 1.0
+    factor = lexicon.FACTORS[scale] if scale else 1.0
     value = _to_float(num_s, factor)
     low = high = None
     if m.group("num_hi"):
@@ -240,6 +263,11 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         kind, unit, end = "number", "m", m.end()
     elif kind == "number" and unit is None and currency is None and not m.group("deg"):
         found = unit_after(text, end)
+        if found is not None and found[0].dimension == "time" and not m.group("num_hi"):
+            if re.fullmatch(r"(?:1[89]|20)\d{2}", num_s) and not found[0].symbol.endswith("s"):
+                found = None  # "the 2021 year": a date
+            elif time_window(text, m.start(), found[1]):
+                return None  # "the first nine months", "12 months ended June 30": a period, not a value
         if found is not None:
             unit, end = found[0].symbol, found[1]
     if text[end : end + 1].isalnum() or text[end : end + 1] == "_":
@@ -272,12 +300,21 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     )
 
 
-def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> list[Value]:
+def find_values(
+    text: str, *, exclude: list[tuple[int, int]] | None = None, spelled_counts: bool = False
+) -> list[Value]:
     """Every value in ``text`` with its character span, skipping spans in ``exclude`` (dates, periods).
 
     Years standing alone are returned with ``year_like=True`` so the caller can treat them as dates.
+    ``spelled_counts`` adds numbers in words with nothing after them ("three indicators"), marked
+    ``extras["spelled"]``: a count only where the caller finds the noun they count (fact-extract).
     """
-    blocked = sorted(exclude or [])
+    fractions = [  # fractions before a unit and scientific notation: read first, whole
+        f
+        for f in [*find_fractions(text), *find_notation(text)]
+        if not any(b[0] < f.end and f.start < b[1] for b in exclude or [])
+    ]
+    blocked = sorted([*(exclude or []), *((f.start, f.end) for f in fractions)])
     block_starts = [b[0] for b in blocked]
     found: list[Value] = []
     for m in _AMOUNT_RE.finditer(text):
@@ -286,14 +323,18 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
         if any(bs < e and s < be for bs, be in blocked[max(0, i - 2) : i]):
             continue
         before = text[max(0, m.start() - 16) : m.start()]
-        if _LABEL_BEFORE_RE.search(before) and not m.group("cur_pre"):
-            continue
+        if (
+            _LABEL_BEFORE_RE.search(before)
+            or _LABEL_LIST_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
+            or (before.endswith("[") and not (m.group("pct") or m.group("points")))
+        ) and not m.group("cur_pre"):
+            continue  # "Table 2", "Figures 3K and 3L", "[11C]", "[12]": labels, isotopes, references
         if _STAT_BEFORE_RE.search(before) and not m.group("cur_pre"):
             continue  # "p < 0.05", "n = 1,234": statistics, not facts
         if (
             before.endswith(("[", "("))
             and text[m.end() : m.end() + 1] in ("]", ")")
-            and not (m.group("cur_pre") or m.group("pct") or m.group("points") or m.group("scale"))
+            and m.group(0) == m.group("num")
         ):
             continue  # "[12]" or "(3)": a reference or an enumerator
         line_start = text.rfind("\n", 0, m.start()) + 1
@@ -306,13 +347,16 @@ def find_values(text: str, *, exclude: list[tuple[int, int]] | None = None) -> l
             continue  # "1. First item": a list enumerator
         if text[m.end() : m.end() + 1] in (":",) and text[m.end() + 1 : m.end() + 2].isdigit():
             continue  # a time such as 10:30
+        if _DEFINED_AFTER_RE.match(text, m.end()) and not (m.group("cur_pre") or m.group("pct")):
+            continue  # "1 = 1–2 days", "2 = agree": a code being defined, not an amount
         if found and m.start() < found[-1].end:
             continue  # inside the unit the previous value ends with ("4km^3")
         v = _match_to_value(m, text)
         if v is not None:
             found.append(v)
-    for v in [*word_values(text), *word_quantities(text)]:
+    for v in [*fractions, *word_quantities(text), *word_values(text, spelled_counts=spelled_counts)]:
         if not any(v.start < f.end and f.start < v.end for f in found):
             found.append(v)
     found.sort(key=lambda x: x.start)
+    carry_units(found, text)
     return merge_ranges(found, text)

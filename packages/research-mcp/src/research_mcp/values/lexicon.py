@@ -7,13 +7,15 @@
 - ``scales.json``: scale words (thousand/k, million/m/mn, ..., lakh, crore).
 
 Matching lives in ``amounts.py`` and ``units.py``; this module only says what the words mean.
-Loading takes a few milliseconds, and nothing here is imported before the first fact-extract call
-that needs it (the tools import their modules lazily).
+The files are read on first use of a name (module ``__getattr__``), not at import: the servers import
+this package at start-up, and only the first call that reads a value pays for it. Importers write
+``lexicon.UNIT_WORDS`` where they use it, not ``from .lexicon import UNIT_WORDS`` at their top.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -47,24 +49,47 @@ class Unit:
     dimension: str
 
 
-_scales = _load("scales.json")
-FACTORS: dict[str, float] = {k: float(v) for k, v in _scales["factors"].items()}
+FACTORS: dict[str, float]
 # The scales offered as guesses for an unscaled number (Indian numbering is read, never guessed).
-SCALES: dict[str, float] = {k: FACTORS[k] for k in ("thousand", "million", "billion", "trillion")}
-SCALE_WORDS: dict[str, str] = dict(_scales["words"])
+SCALES: dict[str, float]
+SCALE_WORDS: dict[str, str]
+CURRENCY_CODES: frozenset[str]
+CURRENCY_SYMBOLS: dict[str, str]
+CURRENCY_NAMES: dict[str, str]
+UNIT_WORDS: dict[str, Unit]  # lower-cased words: "kilometres", "degrees celsius"
+UNIT_SYMBOLS: dict[str, Unit]  # case-sensitive symbols: "km", "°C", "MWh"
+_lock = threading.Lock()
 
-_currencies = _load("currencies.json")
-CURRENCY_CODES: frozenset[str] = frozenset(_currencies["codes"])
-CURRENCY_SYMBOLS: dict[str, str] = dict(_currencies["symbols"])
-CURRENCY_NAMES: dict[str, str] = dict(_currencies["names"])
 
-_units = _load("units.json")
-UNIT_WORDS: dict[str, Unit] = {}  # lower-cased words: "kilometres", "degrees celsius"
-UNIT_SYMBOLS: dict[str, Unit] = {}  # case-sensitive symbols: "km", "°C", "MWh"
-for _u in _units["units"]:
-    _unit = Unit(_u["name"], _u["symbol"], _u["dimension"])
-    for _w in _u["words"]:
-        UNIT_WORDS.setdefault(_w.lower(), _unit)
-    for _s in _u["symbols"]:
-        UNIT_SYMBOLS.setdefault(_s, _unit)
-del _u, _unit, _w, _s
+def __getattr__(name: str) -> Any:
+    """The word lists, read from their JSON files on first use (importing this module reads nothing)."""
+    if name not in __all__ or name == "Unit":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _lock:
+        if name not in globals():
+            _load_all()
+    return globals()[name]
+
+
+def _load_all() -> None:
+    scales = _load("scales.json")
+    factors = {k: float(v) for k, v in scales["factors"].items()}
+    currencies = _load("currencies.json")
+    words: dict[str, Unit] = {}
+    symbols: dict[str, Unit] = {}
+    for u in _load("units.json")["units"]:
+        unit = Unit(u["name"], u["symbol"], u["dimension"])
+        for w in u["words"]:
+            words.setdefault(w.lower(), unit)
+        for s in u["symbols"]:
+            symbols.setdefault(s, unit)
+    globals().update(
+        FACTORS=factors,
+        SCALES={k: factors[k] for k in ("thousand", "million", "billion", "trillion")},
+        SCALE_WORDS=dict(scales["words"]),
+        CURRENCY_CODES=frozenset(currencies["codes"]),
+        CURRENCY_SYMBOLS=dict(currencies["symbols"]),
+        CURRENCY_NAMES=dict(currencies["names"]),
+        UNIT_WORDS=words,
+        UNIT_SYMBOLS=symbols,
+    )

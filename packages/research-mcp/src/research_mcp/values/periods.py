@@ -5,6 +5,7 @@ from __future__ import annotations
 import calendar
 import re
 
+from .lazy import lazy_re
 from .model import Period
 
 __all__ = ["find_periods", "parse_period_text"]
@@ -24,7 +25,7 @@ _ORD_Q = r"(?i:first|second|third|fourth|1st|2nd|3rd|4th)"
 _ORD_H = r"(?i:first|second|1st|2nd)"
 _FISCAL = r"(?i:fiscal(?:\s+year)?|FY)"
 
-_PERIOD_RE = re.compile(
+_PERIOD_RE = lazy_re(
     r"(?<![\w/])(?:"
     r"(?P<iso>(?P<iso_y>" + _YEAR + r")-(?P<iso_m>\d{2})(?:-(?P<iso_d>\d{2}))?)(?![\d-])"
     r"|(?P<mdy>(?P<mdy_m>"
@@ -69,8 +70,8 @@ _PERIOD_RE = re.compile(
     r"|(?P<y>" + _YEAR + r"s?)"
     r")(?![\w%$€£¥])",
 )
-_AS_OF_RE = re.compile(r"(?i:\bas\s+(?:of|at)\s+(?:the\s+end\s+of\s+)?)$")
-_TARGET_RE = re.compile(r"(?i:\b(?:by|until|through|till|in)\s+(?:the\s+end\s+of\s+)?)$")
+_AS_OF_RE = lazy_re(r"(?i:\bas\s+(?:of|at)\s+(?:the\s+end\s+of\s+)?)$")
+_TARGET_RE = lazy_re(r"(?i:\b(?:by|until|through|till|in)\s+(?:the\s+end\s+of\s+)?)$")
 
 
 def _full_year(y: str) -> int:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from .amounts import NUM, find_values
+from .lazy import lazy_re
 from .model import Value
 from .periods import find_periods
 
 __all__ = ["parse_value_string"]
 
-_PLAIN_NUMBER_RE = re.compile(r"^\s*[-−]?\s*(?:" + NUM + r")\s*$")
+_PLAIN_NUMBER_RE = lazy_re(r"^\s*[-−]?\s*(?:" + NUM + r")\s*$")
 
 
 # Words before a value string: approximations (no bound), lower bounds and upper bounds.
