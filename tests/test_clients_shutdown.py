@@ -12,6 +12,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -140,12 +141,55 @@ async def test_http_server_started_without_a_stdin_pipe_keeps_serving(package: s
                 proc.kill()
 
 
+def children_of(pid: int) -> list[int]:
+    """Live child processes of ``pid`` (Linux /proc; empty elsewhere)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_for_helpers(server_pid: int) -> list[int]:
+    """The conversion helper processes the server has started (it starts them with each conversion)."""
+    if not Path("/proc").is_dir():
+        return []
+    deadline = time.monotonic() + 60
+    while not (helpers := children_of(server_pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert helpers, "the server started no conversion helper"
+    return helpers
+
+
+def assert_gone(pids: list[int], home: Path) -> None:
+    """Helpers end with their server, and no converted text was stored (the conversion never finished)."""
+    deadline = time.monotonic() + EXIT_BOUND_SECONDS
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in pids if alive(pid)], "a conversion helper outlived the server"
+    assert not list((home / "text").glob("*.json")), "a partial conversion reached the library"
+
+
 @pytest.mark.parametrize("stop", ["sigterm", "stdin-close"])
 async def test_stdio_server_exits_zero_during_a_pdf_conversion(
     stop: str, replay: Replay, tmp_path: Path
 ) -> None:
-    """A conversion runs in a thread that cannot be cancelled; the stop must not wait for it (60 pages)."""
-    env = child_environment(replay.papers_env(tmp_path / "home"))
+    """A conversion runs in a thread that cannot be cancelled; the stop must not wait for it (60 pages).
+
+    With two conversion workers, the helper process must end with the server and nothing be stored.
+    """
+    env = child_environment(replay.papers_env(tmp_path / "home", CONVERT_WORKERS="2"))
     proc = await anyio.open_process([sys.executable, "-m", "papers_mcp"], env=env)
     try:
         answer = await initialize_over_stdio(proc)
@@ -171,11 +215,13 @@ async def test_stdio_server_exits_zero_during_a_pdf_conversion(
                 seen += chunk
                 if "convert" in seen:  # the progress notification that says the PDF conversion started
                     break
+        helpers = await anyio.to_thread.run_sync(wait_for_helpers, proc.pid)
         if stop == "sigterm":
             proc.send_signal(signal.SIGTERM)
         else:
             await proc.stdin.aclose()
         assert await exit_status(proc) == 0
+        await anyio.to_thread.run_sync(assert_gone, helpers, tmp_path / "home")
     finally:
         if proc.returncode is None:
             proc.kill()
@@ -185,7 +231,7 @@ async def test_stdio_server_exits_zero_during_a_pdf_conversion(
 
 async def test_http_server_exits_zero_during_a_pdf_conversion(replay: Replay, tmp_path: Path) -> None:
     port = free_port()
-    env = child_environment(replay.papers_env(tmp_path / "home"))
+    env = child_environment(replay.papers_env(tmp_path / "home", CONVERT_WORKERS="2"))
     cmd = [sys.executable, "-m", "papers_mcp", "--transport", "http", "--port", str(port), "-v"]
     proc = await anyio.open_process(cmd, env=env)
     converting = anyio.Event()
@@ -211,8 +257,10 @@ async def test_http_server_exits_zero_during_a_pdf_conversion(replay: Replay, tm
             tg.start_soon(call)
             with anyio.fail_after(300):
                 await converting.wait()
+            helpers = await anyio.to_thread.run_sync(wait_for_helpers, proc.pid)
             proc.send_signal(signal.SIGTERM)
             assert await exit_status(proc) == 0
+            await anyio.to_thread.run_sync(assert_gone, helpers, tmp_path / "home")
             tg.cancel_scope.cancel()
     finally:
         if proc.returncode is None:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from papers_mcp.fulltext import PaperText, extract_paper_text
+from papers_mcp.convert import convert_pdf
+from papers_mcp.fulltext import PaperText, paper_text
+from papers_mcp.sections import ConvertedDocument, Sections, clean_document, unaccounted_words
 
 pytestmark = pytest.mark.slow
 
@@ -343,16 +346,19 @@ def arxiv_pdfs() -> Path:
 
 
 class _Converted:
-    """Converts each fixture PDF on first use and keeps the result for the session."""
+    """Converts each fixture PDF on first use and keeps the conversion and its split for the session."""
 
     def __init__(self, pdfs: Path) -> None:
         self._pdfs = pdfs
-        self._done: dict[str, PaperText] = {}
+        self._documents: dict[str, ConvertedDocument] = {}
+
+    def document(self, name: str) -> ConvertedDocument:
+        if name not in self._documents:
+            self._documents[name] = convert_pdf(self._pdfs / f"{name}.pdf")
+        return self._documents[name]
 
     def __call__(self, name: str) -> PaperText:
-        if name not in self._done:
-            self._done[name] = extract_paper_text(self._pdfs / f"{name}.pdf")
-        return self._done[name]
+        return paper_text(self.document(name))
 
 
 @pytest.fixture(scope="session")
@@ -441,3 +447,35 @@ def test_table_of_contents_is_not_taken_for_the_real_headings(converted: _Conver
     assert len(paper.body) > 60_000, (
         "1311.2542v3: the body spans p2-p45; a split at the p1 contents would be short"
     )
+
+
+# --- nothing is lost ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_word_lands_in_exactly_one_part(converted: _Converted, name: str) -> None:
+    """front + body + references + appendix hold exactly the words of the cleaned conversion."""
+    paper = converted(name)
+    parts = Sections(paper.front, paper.body, paper.references, paper.appendix)
+    missing, extra = unaccounted_words(converted.document(name), parts)
+    assert not missing, f"{name}: words lost from every part: {list(missing.items())[:12]}"
+    assert not extra, f"{name}: words in more than one part or invented: {list(extra.items())[:12]}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_only_page_numbers_and_repeated_edge_lines_are_removed(converted: _Converted, name: str) -> None:
+    cleaned = clean_document(converted.document(name).pages_md)
+    keys = Counter(_line_key(r.text) for r in cleaned.removed if r.reason == "running head")
+    for removed in cleaned.removed:
+        if removed.reason == "page number":
+            assert re.fullmatch(r"[#*_\s]*(?:page\s+)?\d{1,4}[*_\s]*", removed.text, re.IGNORECASE), removed
+        else:
+            assert removed.reason == "running head", removed
+            assert len(removed.text) < 200 and "\n\n" not in removed.text, removed
+            # The same line, page numbers aside, was removed from at least two pages.
+            assert keys[_line_key(removed.text)] >= 2, f"{name}: {removed.text!r} removed but seen once"
+            assert removed.page > 0, "page 1 keeps its lines (the title is often the running head)"
+
+
+def _line_key(text: str) -> str:
+    return re.sub(r"[\d\W_]+", " ", text).strip().lower()

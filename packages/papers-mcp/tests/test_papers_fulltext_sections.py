@@ -7,7 +7,14 @@ paragraph must land in. The real PDFs are covered by test_papers_fulltext_papers
 
 from __future__ import annotations
 
-from papers_mcp.sections import ConvertedDocument, Sections, TocEntry, clean_pages, split_document
+from papers_mcp.sections import (
+    ConvertedDocument,
+    Sections,
+    TocEntry,
+    clean_pages,
+    split_document,
+    unaccounted_words,
+)
 
 ABSTRACT = "## **Abstract**\n\nWe study how papers are split into parts."
 INTRO = "## **1 Introduction**\n\nSplitting papers is an old problem with many pitfalls for parsers."
@@ -123,3 +130,145 @@ def test_running_heads_page_numbers_and_the_arxiv_stamp_are_removed() -> None:
     cleaned = ["\n".join(blocks) for blocks in clean_pages(pages)]
     assert cleaned[0] == "# THE TITLE\nThe first page.", "stamp removed, ligature folded"
     assert cleaned[1:] == ["Second page text.", "Third page text.", "Fourth page text.", "Fifth page text."]
+
+
+# --- structures handled by principle (issue 13); each case also checks that no word is lost -----------
+
+LONG = (
+    "The measured distributions agree with the prediction within the quoted uncertainties over the whole "
+    "range, and no significant deviation is seen in any of the channels studied here. "
+)
+REFS = (
+    "- [1] F. Englert and R. Brout, Phys. Rev. Lett. 13 (1964) 321.\n\n"
+    "- [2] P. W. Higgs, Phys. Lett. 12 (1964) 132.\n\n"
+    "- [3] G. S. Guralnik, C. R. Hagen and T. W. B. Kibble, Phys. Rev. Lett. 13 (1964) 585."
+)
+
+
+def split_checked(*pages: str, toc: tuple[TocEntry, ...] = ()) -> Sections:
+    document = ConvertedDocument(pages_md=pages, toc=toc, pages=len(pages))
+    parts = split_document(document)
+    missing, extra = unaccounted_words(document, parts)
+    assert not missing and not extra, (missing, extra)
+    return parts
+
+
+def test_an_unheaded_introduction_after_the_abstract_and_keywords_is_body() -> None:
+    # AMS and letter styles: "Abstract. ..." then MSC/keywords lines, then the introduction without
+    # a heading of its own, then "1. Preliminaries".
+    parts = split_checked(
+        "# On Tilings\n\nA. Author\n\nAbstract. We count tilings of regions by lozenges and dominoes.\n\n"
+        "2010 Mathematics Subject Classification. 05B45.\n\nKey words: tilings, lozenges.\n\n"
+        f"Tilings have a long history. {LONG}",
+        f"## 1. Preliminaries\n\n{PROSE}",
+    )
+    assert "Tilings have a long history" in parts.body and "Tilings have a long history" not in parts.front
+    assert "We count tilings" in parts.front and "Subject Classification" in parts.front
+    assert parts.body.startswith("Tilings have a long history")
+
+
+def test_headings_in_the_text_win_over_an_outline_of_the_appendices_only() -> None:
+    # CERN letters: the outline lists only "A The ATLAS Collaboration"; the letter itself has no
+    # section headings. The letter is body, its references are references, the author list appendix.
+    parts = split_checked(
+        "# Combined Measurement\n\nThe ATLAS and CMS Collaborations\n\n## Abstract\n\n"
+        "A measurement of the mass is presented.\n\nSubmitted to Physical Review Letters",
+        f"The study of symmetry breaking is a goal of the LHC. {LONG}\n\n{PROSE}\n\n"
+        "## Acknowledgments\n\nWe thank CERN for the operation of the LHC.",
+        f"## References\n\n{REFS}",
+        "## A The ATLAS Collaboration\n\nG. Aad, B. Abbott, J. Abdallah, O. Abdinov, R. Aben",
+        toc=(TocEntry(1, "A The ATLAS Collaboration", 4),),
+    )
+    assert parts.body.startswith("The study of symmetry breaking") and "We thank CERN" in parts.body
+    assert "A measurement of the mass" in parts.front
+    assert "F. Englert" in parts.references and "G. Aad" not in parts.references
+    assert parts.appendix.startswith("## A The ATLAS Collaboration") and "G. Aad" in parts.appendix
+
+
+def test_a_running_head_that_repeats_the_references_title_does_not_end_the_list() -> None:
+    parts = split_checked(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}\n\n{PROSE}",
+        f"## References\n\n{REFS}",
+        "## References\n\n- [4] T. W. B. Kibble, Phys. Rev. 155 (1967) 1554.\n\n"
+        "- [5] ATLAS Collaboration, Phys. Lett. B 716 (2012) 1.",
+        "## Appendix A. Proofs\n\nWe prove the lemma.",
+    )
+    assert "T. W. B. Kibble, Phys. Rev. 155" in parts.references and "ATLAS Collaboration" in parts.references
+    assert parts.appendix.startswith("## Appendix A. Proofs") and "Kibble" not in parts.appendix
+
+
+def test_reference_lists_under_other_titles_or_none() -> None:
+    for title in ("Bibliography", "Literature Cited", "Works Cited", "LITERATURE CITED", "Bibliografia"):
+        parts = split_checked(f"# Title\n\n{ABSTRACT}\n\n{INTRO}", f"## {title}\n\n{REFS}")
+        assert "P. W. Higgs" in parts.references and "P. W. Higgs" not in parts.body, title
+    # No title at all, author-year entries (AASTeX, MNRAS): a run of reference-shaped entries.
+    parts = split_checked(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}\n\n{PROSE}",
+        "Agol, E., Cowan, N. B., & Knutson, H. A. 2010, ApJ, 721, 1861\n\n"
+        "Boslough, M., Brown, P., & Harris, A. W. 2015, in Aerospace Conference, 1-12\n\n"
+        "Brown, P., Assink, J. D., Astiz, L., et al. 2013, Nature, 503, 238\n\n"
+        "Seager, S., & Deming, D. 2009, ApJ, 703, 1884",
+    )
+    assert parts.references.startswith("Agol, E.") and "Seager, S." in parts.references
+    assert "Agol" not in parts.body
+
+
+def test_statements_stay_in_the_body_and_checklists_and_biographies_are_appendix() -> None:
+    # ACL: "7 Limitations" and "Ethics Statement" before the references; NeurIPS: the checklist
+    # after them (its "2. Limitations" item included); IEEE journals: biographies after them.
+    parts = split_checked(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}",
+        "## 6 Conclusion\n\nWe conclude.\n\n## 7 Limitations\n\nOur method needs labels.\n\n"
+        "## Ethics Statement\n\nNo personal data was used.",
+        f"## References\n\n{REFS}",
+        "## Acknowledgments\n\nWe thank the reviewers.\n\n# NeurIPS Paper Checklist\n\n1. Claims\n\n"
+        "Question: Do the main claims reflect the contributions?\n\n## 2. Limitations\n\n"
+        "Answer: [Yes] Justification: see Section 7.",
+        f"**Ann Author** received the Ph.D. degree from MIT in 2010. {LONG}",
+    )
+    for phrase in ("Our method needs labels", "No personal data was used", "We thank the reviewers"):
+        assert phrase in parts.body, phrase
+    assert parts.appendix.startswith("# NeurIPS Paper Checklist")
+    assert "Answer: [Yes]" in parts.appendix and "received the Ph.D. degree" in parts.appendix
+
+
+def test_a_supplementary_part_with_its_own_contents_after_the_references_is_appendix() -> None:
+    parts = split_checked(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}",
+        f"## References\n\n{REFS}",
+        "# Supplementary Material\n\n## Contents\n\nA Proofs 14\n\nB Experimental details 17\n\n"
+        "## A Proofs\n\nWe prove Theorem 1.",
+    )
+    assert parts.appendix.startswith("# Supplementary Material") and "We prove Theorem 1" in parts.appendix
+    assert "Supplementary" not in parts.references
+
+
+def test_a_thesis_preface_and_contents_are_front_and_the_body_starts_at_chapter_one() -> None:
+    parts = split_checked(
+        "# A Study of Double Diffraction\n\nMaster's dissertation\n\n## Preface\n\n"
+        f"This document summarises a year of work. {LONG}",
+        "## Contents\n\n1 Introduction 5\n\n2 Theory 9\n\nBibliography 40",
+        f"# 1 Introduction\n\nDiffraction is a key process. {LONG}",
+        f"# Bibliography\n\n{REFS}",
+    )
+    assert "This document summarises" in parts.front and "2 Theory 9" in parts.front
+    assert parts.body.startswith("# 1 Introduction") and "F. Englert" in parts.references
+
+
+def test_an_annotated_bibliography_keeps_its_comments_and_addresses_after_it_are_front() -> None:
+    comment = (
+        "The authors consider the problem of tiling a region with horizontal and vertical bars, and show that "
+        "deciding whether such a tiling exists is hard in general."
+    )
+    parts = split_checked(
+        f"# Tilings\n\n{INTRO}\n\n{PROSE}",
+        "## References\n\n"
+        + "\n\n".join(
+            f"[{n}] D. Beauquier and M. Nivat. Tiling the plane. Comput. Geom. {n} (1995), 1-25.\n\n"
+            f"{comment} ({n})"
+            for n in range(1, 5)
+        ),
+        "Department of Mathematics, MIT, Cambridge, MA, USA, rstan@math.mit.edu",
+    )
+    assert parts.references.count("The authors consider") == 4 and "The authors consider" not in parts.body
+    assert parts.front.endswith("rstan@math.mit.edu") and parts.appendix == ""

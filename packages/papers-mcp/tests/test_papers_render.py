@@ -166,3 +166,21 @@ def test_every_page_but_the_last_says_how_to_get_the_next() -> None:
     last = render_page("# T", pages, 3, "1706.03762v5", "all", 20000)
     assert "Page 3 of 3" in last and "page=4" not in last
     assert render_page("# T", ["only"], 1, "1706.03762v5", "all", 20000) == "# T\n\nonly"
+
+
+def test_all_holds_every_part_the_front_matter_included() -> None:
+    # Issue 13: level "all" is front + body + references + appendix, so nothing the splitter put in
+    # the front (a keywords line, a printed contents list, an unlabelled first paragraph) is lost.
+    text = PaperText(
+        front="# Title\n\nKeywords: tilings.",
+        body="Main.",
+        references="- [1] Ref.",
+        appendix="A. Lemma.",
+        pages=3,
+    )
+    everything = render_paper(MURRAY, "all", text)
+    order = [
+        everything.index(s) for s in ("## Abstract", "Keywords: tilings.", "Main.", "[1] Ref.", "A. Lemma.")
+    ]
+    assert order == sorted(order), everything
+    assert "Keywords: tilings." not in render_paper(MURRAY, "body", text)

@@ -1,53 +1,39 @@
-"""PDF -> per-page markdown with pymupdf4llm, plus the PDF outline.
+"""PDF -> per-page markdown plus the PDF outline: file checks, errors, and pages in parallel.
 
-PyMuPDF and pymupdf4llm are imported inside the functions: importing them costs about a
-second, which the server should not pay at start-up or for tools that never read a PDF.
-
-Engine: pymupdf4llm's layout engine (``use_layout(True)``), chosen over the older rule-based one
-on the 12 fixture papers (README, "Full-text extraction"): it finds section headings in REVTeX
-and emulateapj papers where the old engine finds none, and it was not slower. OCR is off (the
-papers are born-digital). Running headers/footers are kept here and removed by ``sections``,
-because the engine's own header filter also drops paper titles.
+The engine itself (pymupdf4llm: parse pages, render markdown) is in ``pdf_pages``; the helper
+processes (``convert_pool``) import only that, not the MCP stack, so that they start fast.
+Pages are parsed in chunks, here and in ``workers - 1`` helpers, and rendered once: the markdown
+is the same whatever the number of workers (see ``pdf_pages`` for why).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from mcp_shared import ErrorCode, ToolFailure
 
+from .convert_pool import ChunkFailed, HelperDied, HelperPool
+from .pdf_pages import load_engine, markdown_options, open_pdf, parse_pages, render
 from .sections import ConvertedDocument, TocEntry
 
-__all__ = ["PAGES_PER_CALL", "convert_pdf", "markdown_options"]
+__all__ = ["PAGES_PER_TASK", "convert_pdf", "markdown_options"]
 
 logger = logging.getLogger(__name__)
 
-# Pages converted per pymupdf4llm call: small enough for useful progress, large enough that the
-# per-call set-up stays negligible (measured in tests/bench/bench_papers_convert.py).
-PAGES_PER_CALL = 8
+# Pages parsed per task: small enough for useful progress and for the processes to share the work
+# evenly, large enough that the per-call set-up stays negligible (tests/bench/bench_papers_convert.py).
+PAGES_PER_TASK = 2
+
+# What MuPDF raises on damaged content streams and fonts (RuntimeError subclasses among them).
+_DAMAGED = (RuntimeError, ValueError, IndexError, KeyError)
 
 _PDF_MAGIC = b"%PDF-"
 _EOF_MARKER = b"%%EOF"
-
-
-def markdown_options() -> dict[str, object]:
-    """The keyword arguments we pass to ``pymupdf4llm.to_markdown`` (also used by the bench)."""
-    return {"page_chunks": True, "use_ocr": False, "force_ocr": False, "header": True, "footer": True}
-
-
-@functools.cache
-def _pymupdf4llm() -> ModuleType:
-    """Import pymupdf4llm once and select the layout engine (a process-wide switch)."""
-    import pymupdf4llm
-
-    pymupdf4llm.use_layout(True)
-    module: ModuleType = pymupdf4llm
-    return module
 
 
 def _check_bytes(pdf_path: Path) -> None:
@@ -73,22 +59,60 @@ def _check_bytes(pdf_path: Path) -> None:
         raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is truncated (no %%EOF at the end)")
 
 
-def convert_pdf(pdf_path: Path, progress: Callable[[int, int], None] | None = None) -> ConvertedDocument:
+def convert_pdf(
+    pdf_path: Path,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    workers: int = 1,
+    pages_per_task: int = PAGES_PER_TASK,
+) -> ConvertedDocument:
     """Convert every page of a born-digital PDF to markdown, without OCR.
+
+    ``workers`` processes parse pages at once, this one included (1: only this one); the result
+    does not depend on it. ``progress(done_pages, total_pages)`` is called from this thread.
 
     Raises:
         ToolFailure: DATA_FORMAT_ERROR when the file is not a readable, complete, unencrypted
             PDF with at least one page, or when MuPDF fails on its content.
     """
     _check_bytes(pdf_path)
+    threads = _threads_per_process(workers)
+    opener = functools.partial(open_pdf, threads=threads)
+    # Helpers start loading the engine now, while this process opens the file.
+    with HelperPool(pdf_path, opener, parse_pages, helpers=workers - 1, expected=_DAMAGED) as pool:
+        document = _convert(pdf_path, pool, progress, max(1, pages_per_task), threads)
+    if pool.peak_rss_kib:  # read as the helpers stopped
+        logger.info(
+            "converted %s with %d helper process(es), peak RSS %s MiB",
+            pdf_path.name,
+            len(pool.peak_rss_kib),
+            "/".join(str(kib // 1024) for kib in pool.peak_rss_kib),
+        )
+    return document
+
+
+def _threads_per_process(workers: int) -> int | None:
+    """ONNX threads per converting process: the CPUs shared out among the workers (None: default)."""
+    if workers <= 1:
+        return None
+    affinity = getattr(os, "sched_getaffinity", None)
+    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+    return max(1, cpus // workers)
+
+
+def _convert(
+    pdf_path: Path,
+    pool: HelperPool[Any, list[Any]],
+    progress: Callable[[int, int], None] | None,
+    pages_per_task: int,
+    threads: int | None,
+) -> ConvertedDocument:
+    load_engine(threads)  # first: the first import of PyMuPDF in this process (the first call decides)
     import pymupdf
 
-    engine = _pymupdf4llm()
-    # pymupdf.open is unannotated; typing it as Callable keeps mypy strict without an ignore.
-    open_pdf: Callable[..., Any] = pymupdf.open
     name = pdf_path.name
     try:
-        doc = open_pdf(pdf_path, filetype="pdf")
+        doc = open_pdf(pdf_path)
     except (pymupdf.FileDataError, pymupdf.EmptyFileError, RuntimeError, ValueError) as exc:
         raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} is not a readable PDF") from exc
     with doc:
@@ -98,24 +122,34 @@ def convert_pdf(pdf_path: Path, progress: Callable[[int, int], None] | None = No
         total = int(doc.page_count)
         if total == 0:
             raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} has no pages")
+        chunks = [
+            tuple(range(first, min(first + pages_per_task, total)))
+            for first in range(0, total, pages_per_task)
+        ]
         try:
             toc = tuple(
                 TocEntry(level=int(lvl), title=str(title), page=int(page))
                 for lvl, title, page, *_ in doc.get_toc()
             )
-            pages_md: list[str] = []
-            options = markdown_options()
-            for first in range(0, total, PAGES_PER_CALL):
-                batch = list(range(first, min(first + PAGES_PER_CALL, total)))
-                chunks = engine.to_markdown(doc, pages=batch, **options)
-                pages_md.extend(str(chunk["text"]) for chunk in chunks)
-                if progress is not None:
-                    progress(len(pages_md), total)
-        except (RuntimeError, ValueError, IndexError, KeyError) as exc:
-            # MuPDF reports damaged content streams and fonts as RuntimeError subclasses.
+            if pool.granted == 0 or len(chunks) == 1:
+                layouts: list[Any] = []
+                for chunk in chunks:
+                    layouts.extend(parse_pages(doc, chunk))
+                    if progress is not None:
+                        progress(len(layouts), total)
+            else:
+                parts = pool.run(
+                    chunks, doc, None if progress is None else lambda done: progress(done, total)
+                )
+                layouts = [layout for part in parts for layout in part]
+            pages_md = render(doc, layouts)
+        except (*_DAMAGED, ChunkFailed) as exc:
             logger.warning("conversion of %s failed: %s", name, exc)
             raise ToolFailure(
                 ErrorCode.DATA_FORMAT_ERROR, f"{name} could not be converted: damaged PDF content"
             ) from exc
+        except HelperDied as exc:
+            logger.warning("conversion of %s failed: %s", name, exc)
+            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{name} could not be converted: {exc}") from exc
     logger.debug("converted %s: %d pages", name, total)
     return ConvertedDocument(pages_md=tuple(pages_md), toc=toc, pages=total)

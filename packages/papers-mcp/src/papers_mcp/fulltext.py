@@ -12,10 +12,10 @@ from pathlib import Path
 
 from . import convert, sections
 
-__all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text"]
+__all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text", "paper_text"]
 
 # Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")
 
@@ -61,17 +61,24 @@ class PaperText:
         return cls(pages=pages, source=str(source), **texts)
 
 
-def extract_paper_text(pdf_path: Path, progress: Callable[[int, int], None] | None = None) -> PaperText:
+def extract_paper_text(
+    pdf_path: Path, progress: Callable[[int, int], None] | None = None, *, workers: int = 1
+) -> PaperText:
     """Convert a born-digital PDF and split it into front, body, references and appendix.
 
     Synchronous and CPU-bound: the server calls it in a worker thread. ``progress(done_pages,
-    total_pages)`` is called as pages are converted, if given.
+    total_pages)`` is called from that thread as pages are converted, if given. ``workers``
+    processes convert pages at once (this one included); the text does not depend on it.
 
     Raises:
         ToolFailure: DATA_FORMAT_ERROR when the file is not a readable PDF (not a PDF,
             truncated, encrypted, zero pages). Nothing else is raised for a bad file.
     """
-    document = convert.convert_pdf(pdf_path, progress)
+    return paper_text(convert.convert_pdf(pdf_path, progress, workers=workers))
+
+
+def paper_text(document: sections.ConvertedDocument) -> PaperText:
+    """Split a converted PDF into the four parts (``extract_paper_text`` without the conversion)."""
     parts = sections.split_document(document)
     return PaperText(
         front=parts.front,

@@ -144,6 +144,10 @@ def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
     if level != "abstract":
         if text is None:
             raise ValueError(f"level {level!r} needs the full text")
+        if level == "all" and meta.abstract.strip() and text.front.strip():
+            # "all" is every part: the paper's own front matter too (title, authors, keywords, a
+            # printed contents list), which the arXiv abstract above does not replace.
+            parts.append(f"## Front matter\n\n{text.front.strip()}")
         if level in ("body", "all"):
             parts.append(text.body.strip())
         if level == "all":

@@ -398,7 +398,12 @@ class PapersService:
         await report(_P_DOWNLOAD + 1, _P_DONE, f"arxiv:{vid.text}: converting the PDF to markdown")
         try:
             text = await anyio.to_thread.run_sync(
-                partial(extract_paper_text, pdf, progress=_page_progress(report, vid))
+                partial(
+                    extract_paper_text,
+                    pdf,
+                    progress=_page_progress(report, vid),
+                    workers=self.settings.convert_workers,
+                )
             )
         except ToolFailure as exc:
             if exc.code != ErrorCode.DATA_FORMAT_ERROR:

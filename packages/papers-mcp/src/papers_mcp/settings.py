@@ -37,6 +37,13 @@ DEFAULT_LEASE_WAIT_SECONDS = 600.0
 DEFAULT_SHARED_TTL_SECONDS = 30 * 24 * 3600.0
 
 
+def default_convert_workers() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one), at least 1."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    count = len(affinity(0)) if affinity is not None else os.cpu_count()
+    return max(1, count or 1)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where arXiv is, how politely to call it, where the library lives, how long an answer may be."""
@@ -52,6 +59,8 @@ class Settings:
     retry_backoff_seconds: float = DEFAULT_RETRY_BACKOFF_SECONDS
     max_pdf_bytes: int = int(DEFAULT_MAX_PDF_MEGABYTES * 1024 * 1024)
     max_answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
+    # Processes converting one PDF's pages at once (this one included); 1 converts in this process only.
+    convert_workers: int = field(default_factory=default_convert_workers)
     max_passages: int = DEFAULT_MAX_PASSAGES
     redis_url: str | None = None
     """A fleet: share the arXiv gate, metadata, converted text and conversion leases through this Redis."""
@@ -85,6 +94,7 @@ class Settings:
             max_answer_tokens=int(
                 env_float(env, "PAPERS_MCP_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS, 500)
             ),
+            convert_workers=env_int(env, "PAPERS_MCP_CONVERT_WORKERS", default_convert_workers(), 1),
             max_passages=env_int(env, "PAPERS_MCP_MAX_PASSAGES", DEFAULT_MAX_PASSAGES, 1),
             redis_url=(env.get("PAPERS_MCP_REDIS_URL") or "").strip() or None,
             redis_timeout_seconds=env_float(
