@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import itertools
+import logging
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
@@ -101,6 +103,18 @@ def test_a_slow_arxiv_times_out(replay: Replay, tmp_path: Path) -> None:
         client_for(replay, tmp_path, TIMEOUT_SECONDS="0.5", MAX_RETRIES="1").search("ti:attention", 10)
     assert info.value.code is ErrorCode.RESOURCE_ERROR
     assert "did not answer within 0.5 s" in info.value.message
+
+
+def test_concurrent_calls_keep_their_connections(
+    replay: Replay, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """More calls in flight than requests' default pool of 10 connections: none discarded, no log flood."""
+    replay.set_fault("slow", target="api", seconds=0.5, times=16)
+    client = client_for(replay, tmp_path)
+    with caplog.at_level(logging.WARNING, logger="urllib3"), ThreadPoolExecutor(16) as pool:
+        metas = list(pool.map(lambda _: client.lookup(canonical_id("1706.03762")), range(16)))
+    assert all(meta is not None and meta.id == "1706.03762v5" for meta in metas)
+    assert not [r for r in caplog.records if "pool is full" in r.getMessage()]
 
 
 def test_a_pdf_download_is_checked(replay: Replay, tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from xml.parsers import expat
 
 import arxiv
 import requests
+from requests.adapters import HTTPAdapter
 from mcp_shared import ErrorCode, ToolFailure
 
 from .descriptions import NO_FULL_TEXT
@@ -49,6 +50,7 @@ _PDF_MAGIC = b"%PDF-"
 _PDF_EOF = b"%%EOF"
 _TAIL = 2048
 _MAX_REDIRECTS = 5
+_POOL_MAXSIZE = 64
 # Honour a server's Retry-After, but never sleep longer than this inside one tool call.
 _MAX_RETRY_AFTER_SECONDS = 30.0
 
@@ -126,6 +128,12 @@ class _GatedSession(requests.Session):
     def __init__(self, gate: Gate, timeout: float, check_feed: bool) -> None:
         super().__init__()
         self.max_redirects = _MAX_REDIRECTS
+        # Tool calls run on worker threads (anyio's 40 by default), so more than requests' 10 pooled
+        # connections per host can be open at once: a pool that small discards them with a warning
+        # per request under load.
+        adapter = HTTPAdapter(pool_maxsize=_POOL_MAXSIZE)
+        self.mount("http://", adapter)
+        self.mount("https://", adapter)
         self._gate = gate
         self._timeout = timeout
         self._check_feed = check_feed
