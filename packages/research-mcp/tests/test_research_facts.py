@@ -511,11 +511,35 @@ def test_a_duration_is_a_number_with_a_unit(nlp: Language) -> None:
     (fact,) = facts_of(nlp, "Life expectancy rose to 73.4 years in 2023.")
     assert (fact["entity"], fact["attribute"], fact["unit"], fact["value_kind"]) == (
         "Life expectancy",
-        "value",
+        "duration",  # a time unit, and nothing else in the sentence names what is measured
         "years",
         "number",
     )
     assert fact["confidence"] == "High"
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "attribute"),
+    [
+        ("Training took 3.5 days on eight GPUs.", "3.5 days", "duration"),
+        ("The shipment weighed 2,204.62 pounds when it arrived.", "2,204.62 pounds", "mass"),
+        ("The screen is 2 in. thick.", "2 in", "length"),
+        ("The reactor produces 1,200 MW of power.", "1,200 MW", "power"),
+        # the entity already names the measure: no "temperature" twice
+        ("Winter temperatures in the region range from -18 °C to -34 °C.", "from -18 °C to -34 °C", "value"),
+        # "a height of": the noun the value completes is the measure, and the entity
+        ("The tower reaches a height of 330 kilometres.", "330 kilometres", "value"),
+    ],
+)
+def test_a_quantity_is_named_by_its_unit_when_nothing_else_names_it(
+    nlp: Language, text: str, value: str, attribute: str
+) -> None:
+    assert only(facts_of(nlp, text), value)["attribute"] == attribute
+
+
+def test_a_hyphenated_compound_is_the_counted_noun(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "Each layer has two sub-layers."), "two")
+    assert (fact["entity"], fact["unit"]) == ("layer", "sub-layers")
 
 
 def test_a_month_without_a_year_is_still_a_period(nlp: Language) -> None:

@@ -27,8 +27,8 @@ from xml.parsers import expat
 
 import arxiv
 import requests
-from requests.adapters import HTTPAdapter
 from mcp_shared import ErrorCode, ToolFailure
+from requests.adapters import HTTPAdapter
 
 from .descriptions import NO_FULL_TEXT
 from .ids import ArxivId

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ..values import Period, Value, find_periods, find_values, parse_period_text
+from ..values import Period, Value, find_periods, find_values, parse_period_text, unit_dimension
 from .about import _about
 from .context import _About, _NounChunks, _Where
 from .events import _date_facts
@@ -20,6 +20,7 @@ from .vocabulary import (
     _APPOSITION_RE,
     _BY_RE,
     _CHANGE_NOUNS,
+    _DIMENSION_ATTRIBUTES,
     _GROWTH_CONTEXT_RE,
     _HEDGE_WORDS_RE,
     _MEASURE_NOUNS,
@@ -108,6 +109,7 @@ def extract_from_doc(
     for fact in facts:
         if fact["value_span"][0] in names:
             _respective_owner(fact, *names[fact["value_span"][0]])
+        _name_by_dimension(fact)
     dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
     for fact in dated:
         fact["source"] = dict(source)
@@ -163,6 +165,22 @@ def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) ->
     fact["entity"] = name
     if rest and fact["attribute"] in ("value", None):
         fact["attribute"] = rest
+
+
+def _name_by_dimension(fact: dict[str, Any]) -> None:
+    """A quantity whose sentence names no measure is named by its unit: "took 3.5 days" -> duration.
+
+    Only the generic ``value`` is replaced, only for a unit of one dimension ("km per h" stays), and
+    not where the entity already names the measure ("Winter temperatures ... -18 °C", "a span of 12 m").
+    """
+    unit = fact["unit"]
+    if fact["attribute"] != "value" or not unit or fact["currency"] or fact["value_kind"] == "count":
+        return
+    if fact["confidence_features"]["entity_anchor"] == "of_noun":
+        return  # "a height of 330 metres": the noun the value completes is the measure
+    attribute = _DIMENSION_ATTRIBUTES.get(unit_dimension(unit) or "")
+    if attribute is not None and attribute not in (fact["entity"] or "").lower():
+        fact["attribute"] = attribute
 
 
 def _inherited(anchor: str, previous: dict[str, Any]) -> str:

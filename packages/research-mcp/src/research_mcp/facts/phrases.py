@@ -120,6 +120,7 @@ def _object_of(verb: Token, value_tokens: set[int]) -> Token | None:
 
 def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
     """The noun a number counts ("260 million paid subscribers" -> "paid subscribers"), on the same line, close by."""
+    head = _compound_end(head)
     plural_name = head.pos_ == "PROPN" and (
         head.tag_ == "NNPS" or re.fullmatch(r"\w+[^s]s", head.text) is not None
     )
@@ -151,6 +152,21 @@ def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
     if head.ent_type_ in ("DATE", "TIME"):
         return None
     return _clean_phrase(list(between)) or None
+
+
+def _compound_end(token: Token) -> Token:
+    """The last word of a hyphenated compound the parser split: "two sub-layers" counts layers, not "sub"."""
+    doc, i = token.doc, token.i
+    while (
+        i + 2 < len(doc)
+        and not doc[i].whitespace_
+        and doc[i + 1].text == "-"
+        and not doc[i + 1].whitespace_
+        and doc[i + 2].is_alpha
+        and doc[i + 2].pos_ in ("NOUN", "PROPN")
+    ):
+        i += 2
+    return doc[i]
 
 
 def _with_owner(phrase: str, noun: Token, value_tokens: set[int]) -> str:

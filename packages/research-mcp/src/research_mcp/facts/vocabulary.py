@@ -119,3 +119,5 @@ _MEASURE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["measure_nouns"])
 _MEASURE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["measure_prepositions"])
 # Prepositions that say where a verb puts an amount ("borrowed $72.3 million under our credit facilities").
 _PLACE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["place_prepositions"])
+# What a quantity measures when nothing in the sentence names it: its unit's dimension ("3.5 days" is a duration).
+_DIMENSION_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["dimension_attributes"])

@@ -31,6 +31,7 @@ from .amounts import find_values
 from .model import Period, Value
 from .periods import find_periods, parse_period_text
 from .strings import parse_value_string
+from .units import unit_dimension
 
 __all__ = [
     "SCALES",
@@ -40,6 +41,7 @@ __all__ = [
     "find_values",
     "parse_period_text",
     "parse_value_string",
+    "unit_dimension",
 ]
 
 

@@ -16,10 +16,18 @@ from . import lexicon
 from .lazy import lazy_re
 from .lexicon import Unit
 
-__all__ = ["measured_after", "money_near", "per_follows", "time_window", "unit_after"]
+__all__ = ["measured_after", "money_near", "per_follows", "time_window", "unit_after", "unit_dimension"]
 # A found unit reports the symbol as written ("ml", "lbs"), or the unit's own symbol for a word ("kilometres" -> km).
 
 _SCALE_LETTERS = frozenset("kmMbBT")
+
+
+def unit_dimension(unit: str) -> str | None:
+    """The dimension of a reported unit ("km" -> length, "days" -> time); None for a compound ("km per h")."""
+    found = lexicon.UNIT_SYMBOLS.get(unit) or lexicon.UNIT_WORDS.get(unit.lower())
+    return found.dimension if found is not None else None
+
+
 _TOKENS_RE = lazy_re(r"[^\s\d,;:()\[\]]+(?:\^?[23](?!\d))?(?:\s+[^\s\d,;:()\[\]]+){0,3}")
 _MEASURED_RE = lazy_re(
     r"(?i:\s*(?:$|[.,;:)\]]|(?:thick|thin|long|wide|tall|high|deep|across|in\s+diameter|diameter|"
