@@ -537,6 +537,27 @@ def test_a_quantity_is_named_by_its_unit_when_nothing_else_names_it(
     assert only(facts_of(nlp, text), value)["attribute"] == attribute
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "entity", "attribute"),
+    [
+        ("Three patients withdrew from the study.", "Three", "patients", "count"),
+        ("The 12 member states signed the treaty in 1992.", "12", "member states", "count"),
+        # the counted noun is a complement of the subject: the subject's head owns the count
+        (
+            "Experiments on two machine translation tasks show these models to be superior.",
+            "two",
+            "Experiments",
+            "machine translation tasks",
+        ),
+    ],
+)
+def test_a_number_that_counts_its_own_subject_is_a_count(
+    nlp: Language, text: str, value: str, entity: str, attribute: str
+) -> None:
+    fact = only(facts_of(nlp, text), value)
+    assert (fact["entity"], fact["attribute"]) == (entity, attribute)
+
+
 def test_a_hyphenated_compound_is_the_counted_noun(nlp: Language) -> None:
     fact = only(facts_of(nlp, "Each layer has two sub-layers."), "two")
     assert (fact["entity"], fact["unit"]) == ("layer", "sub-layers")

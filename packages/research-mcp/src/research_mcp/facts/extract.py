@@ -110,6 +110,7 @@ def extract_from_doc(
         if fact["value_span"][0] in names:
             _respective_owner(fact, *names[fact["value_span"][0]])
         _name_by_dimension(fact)
+        _count_of_itself(fact)
     dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
     for fact in dated:
         fact["source"] = dict(source)
@@ -181,6 +182,27 @@ def _name_by_dimension(fact: dict[str, Any]) -> None:
     attribute = _DIMENSION_ATTRIBUTES.get(unit_dimension(unit) or "")
     if attribute is not None and attribute not in (fact["entity"] or "").lower():
         fact["attribute"] = attribute
+
+
+_COMPLEMENT_END_RE = re.compile(r"(?i)^(?P<owner>.+?)\s+(?:on|of|in|for|from|with|across|among|at)$")
+
+
+def _count_of_itself(fact: dict[str, Any]) -> None:
+    """A number that counts its own subject is a count of it, not an attribute of itself.
+
+    "Three patients withdrew" -> (patients, count), not (patients, patients); "Experiments on two
+    translation tasks show ..." -> (Experiments, translation tasks): the counted noun leaves the owner.
+    """
+    entity, attribute = fact["entity"], fact["attribute"]
+    if not entity or not attribute or attribute in ("count", "value"):
+        return
+    if entity.lower() == attribute.lower():
+        fact["attribute"] = "count"
+        return
+    if entity.lower().endswith(" " + attribute.lower()):
+        owner = _COMPLEMENT_END_RE.match(entity[: -len(attribute)].rstrip())
+        if owner is not None:
+            fact["entity"] = owner.group("owner")
 
 
 def _inherited(anchor: str, previous: dict[str, Any]) -> str:
