@@ -739,3 +739,53 @@ def test_counts_and_durations(nlp: Language, text: str, values: dict[str, str]) 
 )
 def test_identifiers_and_time_windows_are_not_facts(nlp: Language, text: str) -> None:
     assert facts_of(nlp, text) == [], "a name with a number and a window of time measure nothing"
+
+
+@pytest.mark.parametrize(
+    ("text", "estimate", "entity", "interval", "bounds"),
+    [
+        (
+            "Mortality was 12.3% (95% CI 10.1-14.5) in the treatment group.",
+            "12.3%",
+            "Mortality",
+            "95% CI",
+            "10.1-14.5",
+        ),
+        (
+            "Vaccine efficacy was 94.1% (95% CI, 89.3 to 96.8%).",
+            "94.1%",
+            "Vaccine efficacy",
+            "95% CI",
+            "89.3 to 96.8%",
+        ),
+        ("Prevalence reached 7.5% (95% UI 6.9-8.2) in 2019.", "7.5%", "Prevalence", "95% UI", "6.9-8.2"),
+    ],
+)
+def test_an_interval_belongs_to_its_estimate_and_its_level_is_no_change(
+    nlp: Language, text: str, estimate: str, entity: str, interval: str, bounds: str
+) -> None:
+    facts = facts_of(nlp, text)
+    assert only(facts, estimate)["entity"] == entity
+    level = only(facts, "95%")
+    assert (level["entity"], level["attribute"], level["value_kind"]) == (
+        entity,
+        f"{interval.split()[1]} level",
+        "percentage",
+    )
+    bound = only(facts, bounds)
+    assert (bound["entity"], bound["attribute"]) == (entity, interval)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "entity"),
+    [
+        ("In this work we employ _h_ = 8 parallel attention layers, or heads.", "8", "h"),
+        ("We set the dropout rate P_drop = 0.1 for the base model.", "0.1", "dropout rate P_drop"),
+        ("The base model uses d_model = 512 throughout.", "512", "d_model"),
+        ("Net margin = 12% in the last quarter.", "12%", "Net margin"),
+    ],
+)
+def test_the_left_side_of_an_equation_is_the_term_not_the_clause(
+    nlp: Language, text: str, value: str, entity: str
+) -> None:
+    assert only(facts_of(nlp, text), value)["entity"] == entity

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..values import Period
 from .context import _About, _NounChunks, _Where
-from .labels import _inline_label, _label
+from .labels import _equation_term, _inline_label, _label
 from .measured import _continued_sentence_subject, _first_person_object, _fronted_group, _measured_noun
 from .phrases import (
     _count_noun,
@@ -50,6 +50,8 @@ def _about(
     """What the value is about (from the parse, a ``Label:`` prefix, or proximity), and the noun it counts."""
     span = w.span
     label = _label(w.text, w.seg_start, span.start_char, periods)
+    if label is not None:
+        label = _equation_term(span, label)
     value_tokens = {t.i for t in span}
     count_noun: str | None = None
     change_attr: str | None = None

@@ -13,6 +13,7 @@ from ..values import Period, Value, find_periods, find_values, parse_period_text
 from .about import _about
 from .context import _About, _NounChunks, _Where
 from .events import _date_facts
+from .intervals import attach_intervals
 from .labels import _table_header
 from .respectively import listed_names, respectively_lists
 from .signals import _attribute, _choose_period, _confidence, _direction, _is_projection
@@ -111,6 +112,7 @@ def extract_from_doc(
             _respective_owner(fact, *names[fact["value_span"][0]])
         _name_by_dimension(fact)
         _count_of_itself(fact)
+    attach_intervals(facts, text)
     dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
     for fact in dated:
         fact["source"] = dict(source)

@@ -34,6 +34,32 @@ def _label(text: str, start: int, end: int, periods: list[Period]) -> str | None
     return name
 
 
+_TERM_POS = frozenset({"NOUN", "PROPN", "ADJ", "X", "SYM"})
+
+
+def _equation_term(span: Span, label: str) -> str:
+    """``we employ h = 8``: the left side of ``=`` in prose is the term just before it, not the clause.
+
+    Walks back from ``=`` over nouns, adjectives and symbols (``dropout rate P_drop``, ``d_model``) and
+    stops at the first verb, pronoun, determiner or preposition; markdown emphasis (``_h_``) is dropped.
+    """
+    doc = span.doc
+    i = span.start - 1
+    while i >= 0 and doc[i].is_space:
+        i -= 1
+    if i < 0 or doc[i].text != "=" or not label.rstrip().endswith(doc[i - 1].text if i > 0 else "="):
+        return label
+    first = last = i - 1
+    while first >= 0 and (doc[first].pos_ in _TERM_POS or doc[first].text in ("_", "*")):
+        if doc[first].text in "=:|":
+            break
+        first -= 1
+    if first == last:
+        return label
+    term = doc[first + 1 : last + 1].text.strip(" _*")
+    return term if term and re.search(r"[A-Za-z]", term) else label
+
+
 def _table_header(text: str, pos: int, line_start: int) -> str | None:
     """The header of a value's column in a ``|`` table (``| Metric | 2023 | 2024 |``)."""
     line_end = text.find("\n", pos)
