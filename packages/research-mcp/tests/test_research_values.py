@@ -362,3 +362,20 @@ def test_spelled_counts_only_when_asked() -> None:
     assert find_values(text) == []
     (three,) = find_values(text, spelled_counts=True)
     assert (three.text, three.numeric_value, three.extras.get("spelled")) == ("three", 3.0, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("between January and March 2020", ["2020-01", "2020-03"]),
+        ("January, February and March 2020", ["2020-01", "2020-02", "2020-03"]),
+        ("from April to June 2023", ["2023-04", "2023-06"]),
+        ("in Q1 and Q2 2022", ["2022-Q1", "2022-Q2"]),
+        ("from 1 March to 30 June 2020", ["2020-03-01", "2020-06-30"]),
+        ("from December to February 2021", ["2020-12", "2021-02"]),  # a range runs forward in time
+        ("In March, sales rose; in 2020 they fell", ["M03", "2020"]),  # not one series: no year given
+        ("Q4 and FY2022", ["Q4", "FY2022"]),  # a fiscal year does not date a calendar quarter
+    ],
+)
+def test_a_period_without_its_year_takes_the_year_of_its_series(text: str, keys: list[str]) -> None:
+    assert [p.key for p in find_periods(text)] == keys

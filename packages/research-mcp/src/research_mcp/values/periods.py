@@ -188,7 +188,29 @@ def find_periods(text: str) -> list[Period]:
         elif re.search(r"(?i:\bby\s+(?:the\s+end\s+of\s+)?)$", before):
             p = p.marked(target=True)
         out.append(p)
+    for i in range(len(out) - 2, -1, -1):  # backwards, so "January, February and March 2020" all get 2020
+        p, q = out[i], out[i + 1]
+        joined = _JOINED_RE.fullmatch(text, p.span[1], q.span[0]) is not None
+        if joined and p.year is None and not p.fiscal and q.year is not None and not q.fiscal:
+            dated = _in_year(p, q.year)
+            if dated.start and q.start and dated.start > q.start:  # "December to February 2021"
+                dated = _in_year(p, q.year - 1)
+            out[i] = dated
     return out
+
+
+# Between two periods of one series: "January and March 2020", "Q1 to Q3 2022", "1 March - 30 June 2020".
+_JOINED_RE = lazy_re(r"\s*(?:,|,?\s*(?:and|or|to|through|thru|until|till|&)|[-–—])\s*")
+
+
+def _in_year(p: Period, year: int) -> Period:
+    """A period written without its year ("January" in "January and March 2020") in the year of the next one."""
+    written = f"{p.text} {year}"
+    found = [b for m in _PERIOD_RE.finditer(written) if (b := _build_period(m)) is not None]
+    if len(found) != 1 or found[0].text != written or found[0].year != year:
+        return p
+    r = found[0]
+    return Period(p.text, r.type, r.start, r.end, r.year, p.span, r.fiscal, p.as_of, p.target, r.index)
 
 
 def parse_period_text(text: str) -> Period | None:
