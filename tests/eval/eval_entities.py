@@ -361,6 +361,36 @@ def evaluate_shapes(nlp: Language) -> tuple[dict[str, Counter[str]], dict[str, C
     return shape_score(cases, ours), shape_score(cases, base)
 
 
+def evaluate_author_lists(nlp: Language) -> Counter[str]:
+    """Real author lists from arXiv's answers (author_lists.jsonl): names with span and type person.
+
+    Counts ``names``, ``ours`` and ``base`` (bare spaCy's PERSON spans).
+    """
+    cases = [
+        json.loads(line) for line in (DATA / "author_lists.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    texts = [c["text"] for c in cases]
+    ours, _ = ours_predict(nlp, texts)
+    base = baseline_predict(list(nlp.pipe(texts, batch_size=32)))
+    right = Counter[str](papers=len(cases))
+    for case, o, b in zip(cases, ours, base, strict=True):
+        text = case["text"]
+        right["names"] += len(case["entities"])
+        for name, predicted in (("ours", o), ("base", b)):
+            typed = {norm_span(text, p.start, p.end): p.type for p in predicted}
+            for start, end, _label in case["entities"]:
+                right[name] += typed.get(norm_span(text, start, end)) == "person"
+    return right
+
+
+def author_lists_line(c: Counter[str]) -> str:
+    n = c["names"]
+    return (
+        f"author lists (arXiv's own author names, {c['papers']} papers, {n} names; span and type person): "
+        f"ours {c['ours']}/{n} ({c['ours'] / n:.2f}), bare spaCy {c['base']}/{n} ({c['base'] / n:.2f})"
+    )
+
+
 def _pr(c: Counter[str]) -> tuple[float, float, float]:
     p = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 0.0
     r = c["hit"] / c["gold"] if c["gold"] else 0.0
@@ -440,6 +470,7 @@ def main() -> int:
         )
     print(f"merges across gold types (wrong): {wrong['wrong']} of {wrong['pairs']} merged mention pairs")
     print(shapes_table(*evaluate_shapes(nlp)))
+    print(author_lists_line(evaluate_author_lists(nlp)))
     print(
         f"time: bare nlp.pipe {result['bare_s']:.2f} s; ours (pipe + extract_entities) {result['ours_s']:.2f} s"
     )

@@ -366,3 +366,57 @@ def test_defined_terms_are_not_companies(nlp: Language) -> None:
     text = "On each Funding Date, the Lender will specify the Loan Supplement for each Equipment Advance."
     found = names(run(nlp, text, relations=False))
     assert not {"Funding Date", "Loan Supplement", "Equipment Advance"} & set(found), found
+
+
+# The author list of 1706.03762 as arXiv lists it (../shared/fixtures/arxiv/metadata.json).
+TRANSFORMER_AUTHORS = [
+    "Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit",
+    "Llion Jones", "Aidan N. Gomez", "Łukasz Kaiser", "Illia Polosukhin",
+]  # fmt: skip
+
+
+def test_an_author_list_is_a_list_of_persons(nlp: Language) -> None:
+    text = ", ".join(TRANSFORMER_AUTHORS[:-1]) + " and " + TRANSFORMER_AUTHORS[-1] + " wrote the paper."
+    assert names(run(nlp, text)) == dict.fromkeys(TRANSFORMER_AUTHORS, "person")
+
+
+def test_a_list_member_keeps_its_given_name(nlp: Language) -> None:
+    found = names(run(nlp, "We thank Kiri Wagstaff, Ilya Sutskever and Yoshua Bengio for comments."))
+    assert found == dict.fromkeys(["Kiri Wagstaff", "Ilya Sutskever", "Yoshua Bengio"], "person")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a list of places: a member the gazetteer knows is a place, whatever the model guessed
+        (
+            "Delegates from Paris, New York, Buenos Aires and Cape Town attended.",
+            dict.fromkeys(["Paris", "New York", "Buenos Aires", "Cape Town"], "location"),
+        ),
+        # places only (no other kind to outnumber): nothing to change, nothing to break
+        ("Paris, London and Berlin voted.", dict.fromkeys(["Paris", "London", "Berlin"], "location")),
+        # as many companies as persons: no majority, each keeps its own type
+        (
+            "Goldman Sachs, Morgan Stanley, Jamie Dimon and John Waldron were named in the suit.",
+            {
+                "Goldman Sachs": "company",
+                "Morgan Stanley": "company",
+                "Jamie Dimon": "person",
+                "John Waldron": "person",
+            },
+        ),
+        # an institution word ends no person's name, in a list or not
+        (
+            "Funding came from the National Science Foundation, John Templeton Foundation and "
+            "Alfred P. Sloan Foundation.",
+            dict.fromkeys(
+                ["National Science Foundation", "John Templeton Foundation", "Alfred P. Sloan Foundation"],
+                "organization",
+            ),
+        ),
+    ],
+)
+def test_list_members_agree_only_where_the_list_says_so(
+    nlp: Language, text: str, expected: dict[str, str]
+) -> None:
+    assert names(run(nlp, text)) == expected

@@ -29,6 +29,7 @@ from .entity.aliases import Index, canonical_name, group_mentions
 from .entity.company_spans import company_spans, of_place_names
 from .entity.described import described_names
 from .entity.lexicons import relation_grammar
+from .entity.lists import agree_in_lists
 from .entity.mentions import Mention, ner_mentions, tech_mentions
 from .entity.relations import Edge, sentence_relations
 
@@ -120,6 +121,7 @@ def extract_entities(
     mentions, doubtful = company_spans(doc, mentions, doubtful)
     mentions, doubtful = described_names(doc, mentions, doubtful)
     mentions = of_place_names(doc, mentions)
+    mentions = agree_in_lists(doc, mentions)
     taken = {i for m in mentions for i in range(m.start, m.end)}
     mentions += tech_mentions(doc, taken, parsed)
     index = Index(doc, mentions, doubtful, parsed)

@@ -103,6 +103,11 @@ def mention_type(text: str, label: str, handle: bool = False) -> tuple[str, bool
     if label in {"GPE", "LOC"} and is_place(text):
         return "location", True
     if label == "PERSON":
+        if text.split()[-1].lower().strip(".,") in lex.institution_words:
+            return (
+                "organization",
+                True,
+            )  # "John Templeton Foundation": an institution word ends no person's name
         place = place_kind(text)
         if place is not None and (place[0] == "country" or place[1] >= CITY_OVER_PERSON):
             return "location", True  # regions share their names with people too often ("Kerry", "Victoria")
