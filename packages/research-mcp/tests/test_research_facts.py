@@ -789,3 +789,19 @@ def test_the_left_side_of_an_equation_is_the_term_not_the_clause(
     nlp: Language, text: str, value: str, entity: str
 ) -> None:
     assert only(facts_of(nlp, text), value)["entity"] == entity
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "entity"),
+    [
+        # the parser hangs the value on a noun inside the bracket after it
+        ("The hazard ratio was 0.72 (95% confidence interval, 0.61 to 0.85).", "0.72", "hazard ratio"),
+        # and the first end of "from X% to Y%" on the second one's "%"
+        ("Accuracy improved from 76.5% to 81.2% after fine-tuning.", "76.5%", "Accuracy"),
+    ],
+)
+def test_the_subject_owns_a_value_the_parser_attached_elsewhere(
+    nlp: Language, text: str, value: str, entity: str
+) -> None:
+    fact = only(facts_of(nlp, text), value)
+    assert (fact["entity"], fact["confidence_features"]["entity_anchor"]) == (entity, "subject")

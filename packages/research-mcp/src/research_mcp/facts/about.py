@@ -72,6 +72,13 @@ def _about(
         ):
             t = head  # inside the value, or through the other end of "from 4,000 to 5,500"
             continue
+        bracketed = head.i > span.end and any(x.text in "([" for x in span.doc[span.end : head.i])
+        if t.dep_ == "nummod" and head.lower_ in ("%", "percent") and not bracketed:
+            t = head  # the other value's own "%" ("from 76.5% to 81.2%"): part of a value, not a noun
+            continue
+        if bracketed and head.pos_ == "NOUN" and t.dep_ in ("nummod", "compound", "amod"):
+            t = head  # "was 0.72 (95% CI ...)": a noun in a bracket after the value is not what it counts
+            continue
         if head.pos_ in ("NOUN", "PROPN") and t.dep_ in (
             "nummod",
             "compound",
