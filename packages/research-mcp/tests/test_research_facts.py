@@ -805,3 +805,8 @@ def test_the_subject_owns_a_value_the_parser_attached_elsewhere(
 ) -> None:
     fact = only(facts_of(nlp, text), value)
     assert (fact["entity"], fact["confidence_features"]["entity_anchor"]) == (entity, "subject")
+
+
+def test_a_hyphen_inside_a_name_is_not_a_list_dash(nlp: Language) -> None:
+    fact = only(facts_of(nlp, "BERT-large obtains 80.5% accuracy on GLUE."), "80.5%")
+    assert fact["entity"].startswith("BERT-large") and fact["attribute"] == "accuracy"  # the whole name

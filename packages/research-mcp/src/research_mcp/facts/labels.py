@@ -130,7 +130,8 @@ def _inline_label(span: Span, w: _Where) -> _About | None:
         before is None
         or before.idx < w.seg_start
         or before.is_space
-        or (before.is_punct and any(c in before.text for c in ",:;(-–—•*"))
+        or (before.is_punct and any(c in before.text for c in ",:;(•*"))
+        or (before.text in ("-", "–", "—") and bool(before.whitespace_))  # a dash, not "BERT-large"
         or before.pos_ == "CCONJ"
     )
     if not delimited or (run[0].pos_ == "VERB" and before is not None and before.pos_ == "CCONJ"):
