@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from typing import Any
 
 from research_mcp.facts import extract_from_doc
+from research_mcp.markup import mask_markup
 from research_mcp.nlp import load_nlp
 from research_mcp.values import find_periods, find_values
 from support.values_eval import (
@@ -114,8 +115,10 @@ def run(cases: list[dict[str, Any]], nlp: Any, title: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     docs = list(nlp.pipe(texts))
     t_nlp = time.perf_counter() - t0
+    # as the server does it: the parse sees the text with a paper's markup blanked out
+    masked = list(nlp.pipe([mask_markup(t) for t in texts]))
     t0 = time.perf_counter()
-    ours = [preds_from_facts(extract_from_doc(d)) for d in docs]
+    ours = [preds_from_facts(extract_from_doc(d, source_text=t)) for d, t in zip(masked, texts, strict=True)]
     t_ours = time.perf_counter() - t0
     systems = {
         "fact-extract": ours,

@@ -276,7 +276,7 @@ def register_batch_tools(
             "factCache",
             prepared,
             lambda v: rt.fact_key(v.text, v.source_url, meta(v)),
-            lambda v, doc: rt.facts_from_doc(doc, v.source_url, meta(v)),
+            lambda v, doc: rt.facts_from_doc(doc, v.source_url, meta(v), v.text),
         )
         return as_result(result)
 

@@ -32,6 +32,7 @@ from .entity.lexicons import relation_grammar
 from .entity.lists import agree_in_lists
 from .entity.mentions import Mention, ner_mentions, tech_mentions
 from .entity.relations import Edge, sentence_relations
+from .markup import mask_markup
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -45,9 +46,10 @@ def prepare_text(text: str) -> str:
     """The text the parser should see: same length, same offsets, but "co-founded" as one word.
 
     The small model splits "co-founded" into three tokens and loses the verb; "cofounded " parses
-    as the verb. Evidence is always cut from the caller's own text, not from this one.
+    as the verb. Math, citation markers and cross-references of a paper's text are blanked out
+    (``markup.mask_markup``). Evidence is always cut from the caller's own text, not from this one.
     """
-    return _CO_FOUND.sub(lambda m: f"{m.group(1)}o{m.group(2)} ", text)
+    return mask_markup(_CO_FOUND.sub(lambda m: f"{m.group(1)}o{m.group(2)} ", text))
 
 
 ENTITY_TYPES = ("company", "person", "technology", "location", "organization", "product", "event")

@@ -23,6 +23,7 @@ from .citations import has_transient_failures, validate_citations
 from .conflicts import FactInput, Tolerance, detect_conflicts
 from .entities import extract_entities, normalise_entity_types, prepare_text
 from .facts import extract_from_doc
+from .markup import mask_markup
 from .models import CitationIn
 from .nlp import load_nlp
 from .settings import Settings
@@ -96,6 +97,7 @@ class Runtime:
 
     def _parse_sync(self, texts: Sequence[str]) -> list[Doc]:
         nlp = self.nlp()
+        texts = [mask_markup(t) for t in texts]  # math, citation markers, cross-references: not prose
         with self._nlp_lock:
             if len(texts) == 1:
                 return [nlp(texts[0])]
@@ -149,9 +151,11 @@ class Runtime:
 
     @staticmethod
     def facts_from_doc(
-        doc: Doc, source_url: str | None, source_metadata: Mapping[str, Any] | None
+        doc: Doc, source_url: str | None, source_metadata: Mapping[str, Any] | None, source_text: str
     ) -> dict[str, Any]:
-        return extract_from_doc(doc, source_url=source_url, source_metadata=source_metadata)
+        return extract_from_doc(
+            doc, source_url=source_url, source_metadata=source_metadata, source_text=source_text
+        )
 
     async def fact_extract(
         self,
@@ -164,7 +168,7 @@ class Runtime:
 
         async def compute() -> dict[str, Any]:
             docs = await self.parse([text])
-            return self.facts_from_doc(docs[0], source_url, source_metadata)
+            return self.facts_from_doc(docs[0], source_url, source_metadata, text)
 
         return await self._cached(
             "factCache", self.fact_key(text, source_url, source_metadata), compute, use_cache

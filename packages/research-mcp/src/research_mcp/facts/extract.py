@@ -58,9 +58,17 @@ def _str_or_none(x: Any) -> str | None:
 
 
 def extract_from_doc(
-    doc: Doc, *, source_url: str | None = None, source_metadata: Mapping[str, Any] | None = None
+    doc: Doc,
+    *,
+    source_url: str | None = None,
+    source_metadata: Mapping[str, Any] | None = None,
+    source_text: str | None = None,
 ) -> dict[str, Any]:
-    """Seed output: ``{"facts": [...], "extraction_quality": float, "metadata": {"total_facts", "processing_time_ms"}}``."""
+    """Seed output: ``{"facts": [...], "extraction_quality": float, "metadata": {"total_facts", "processing_time_ms"}}``.
+
+    ``doc`` may be the parse of ``mask_markup(source_text)``; each fact's ``sentence`` is then cut
+    from ``source_text``, the caller's own text.
+    """
     started = time.perf_counter()
     text = doc.text
     source = source_attribution(source_url, source_metadata)
@@ -119,6 +127,10 @@ def extract_from_doc(
         scores.append(1.0)  # anchored, typed, dated, certain (projections are not kept)
     if dated:
         facts = sorted(facts + dated, key=lambda f: f["value_span"][0])
+    if source_text is not None and len(source_text) == len(text) and source_text != text:
+        for fact in facts:
+            start, end = fact["sentence_span"]
+            fact["sentence"] = source_text[start:end].strip()
     quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
     elapsed = (time.perf_counter() - started) * 1000.0
     return {

@@ -1,0 +1,71 @@
+"""What the parser should not read as prose in a paper's text: math, citation markers, cross-references.
+
+papers-mcp hands out markdown with TeX math (``$\\delta Q$``, ``$$…$$ (1)``), citation markers
+(``[23, 24, 25]``, ``(Luo et al., 2022)``, ``[Poisson:1990eh]``) and cross-references (``Fig. 3``,
+``Eq. (5)``). Read as prose they become wrong facts and entities: ``$3`` as three dollars, the
+citation ``[24]`` as a value, ``Eq`` as a person, a formula as a company. ``mask_markup`` blanks
+them out with spaces, keeping every other character where it was, so offsets into the caller's
+text stay valid and evidence is cut from that text, never from the masked one.
+
+Currency is not math: ``$5 and $10`` stays, because an inline formula neither starts nor ends
+with a space and its closing ``$`` is not followed by a digit.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["mask_markup"]
+
+_DISPLAY_MATH = re.compile(r"\$\$.+?\$\$(?:[ \t]*\(\d+(?:\.\d+)*[a-z]?\))?|\\\[.+?\\\]", re.DOTALL)
+_INLINE_MATH = re.compile(
+    r"(?<![\w$\\])\$(?=[^\s$\d])[^$\n]{0,400}?(?<=[^\s\\$])\$(?![\d$])|\\\(.{1,400}?\\\)"
+)
+# An inline formula that is only a number ("$3$", "$10^{-3}$") has a digit after its "$": allowed
+# when something TeX-like follows, so "$5 and $" never is one.
+_NUMERIC_MATH = re.compile(r"(?<![\w$\\])\$\d[^$\n\s]{0,60}?[\^_{}\\][^$\n]{0,60}\$(?![\d$])")
+# "$3$", "$1+1$", "$2\times2$": a formula that starts with a digit has no space in it (money does: "$5 and $")
+_NUMBER_MATH = re.compile(r"(?<![\w$\\])\$-?\d[^\s$]{0,80}\$(?![\w$])")
+# "$h=8$", "$N = 6$": a symbol set to a number reads as prose once its "$" are gone ("h=8 heads").
+_ASSIGNMENT = re.compile(r"\$\s*[A-Za-z][A-Za-z0-9_]*\s*=\s*-?\d[\d.,]*\s*\$")
+_NUMBER_CITATION = re.compile(r"\[\s*\d{1,4}(?:\s*[-–,]\s*\d{1,4})*\s*\]")
+# "[Hayward:2005gi; 1968qtr..conf...87B; Bozza_2002]": bibliography keys LaTeX could not resolve, each
+# one word holding a letter and a digit, colon or underscore ("[x, y]" and "[0.5, 1.0]" are not keys).
+_KEY = r"(?=[^\s\];,]*[A-Za-z])(?=[^\s\];,]*[\d:_])[\w:.+/-]+"
+_KEY_CITATION = re.compile(rf"\[\s*{_KEY}(?:\s*[;,]\s*{_KEY})*\s*\]")
+_AUTHOR_YEAR = re.compile(
+    r"\((?=[^()]{0,300}?\bet al\.?)[^()]{0,300}?(?:19|20)\d{2}[a-z]?\)|(?<=et al\.)\s*\((?:19|20)\d{2}[a-z]?\)"
+)
+_CROSS_REFERENCE = re.compile(
+    r"\b(?:Figs?|Eqs?|Secs?|Refs?|Tabs?|Thm|Lem|Def|Prop|Cor|Alg|App)\.\s*(?:\(?\d+(?:\.\d+)*[a-z]?\)?|(?=[a-z]+:))"
+)
+# A LaTeX label key printed where its reference failed to resolve: "Eq. eq:25", "see fig:setup".
+_LABEL_KEY = re.compile(
+    r"\b(?:eqn?|fig|sec|subsec|tab|thm|lem|app|def|prop|cor|alg|ch)[:_][\w:.-]*\w", re.IGNORECASE
+)
+
+
+def mask_markup(text: str) -> str:
+    """``text`` with math, citation markers and cross-references replaced by spaces (same length)."""
+    if not any(c in text for c in "$[(\\."):
+        return text
+    chars = list(text)
+    for pattern in (
+        _DISPLAY_MATH,
+        _INLINE_MATH,
+        _NUMERIC_MATH,
+        _NUMBER_MATH,
+        _NUMBER_CITATION,
+        _KEY_CITATION,
+        _AUTHOR_YEAR,
+        _CROSS_REFERENCE,
+        _LABEL_KEY,
+    ):
+        for m in pattern.finditer(text):
+            if pattern is _INLINE_MATH and _ASSIGNMENT.fullmatch(m.group(0)):
+                chars[m.start()] = chars[m.end() - 1] = " "
+                continue
+            for i in range(m.start(), m.end()):
+                if chars[i] != "\n":
+                    chars[i] = " "
+    return "".join(chars)
