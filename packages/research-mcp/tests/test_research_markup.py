@@ -29,6 +29,8 @@ from research_mcp.markup import mask_markup
             ["Smith et al."],
         ),
         ("shown in Fig. 3, Eq. (5) and Eqs. eq:5, eq:6", ["Fig. 3", "(5)", "eq:5", "eq:6"], ["shown in"]),
+        ("as in Section VI and Appendix A, see Table 2", ["Section VI", "Appendix A", "Table 2"], ["as in"]),
+        ("intro\n## III.2 Timelike geodesics\ntext", ["##", "III.2"], ["Timelike geodesics"]),
     ],
 )
 def test_markup_is_blanked_and_the_rest_stays_in_place(text: str, gone: list[str], kept: list[str]) -> None:

@@ -1,9 +1,10 @@
 """What the parser should not read as prose in a paper's text: math, citation markers, cross-references.
 
 papers-mcp hands out markdown with TeX math (``$\\delta Q$``, ``$$…$$ (1)``), citation markers
-(``[23, 24, 25]``, ``(Luo et al., 2022)``, ``[Poisson:1990eh]``) and cross-references (``Fig. 3``,
-``Eq. (5)``). Read as prose they become wrong facts and entities: ``$3`` as three dollars, the
-citation ``[24]`` as a value, ``Eq`` as a person, a formula as a company. ``mask_markup`` blanks
+(``[23, 24, 25]``, ``(Luo et al., 2022)``, ``[Poisson:1990eh]``), cross-references (``Fig. 3``,
+``Eq. (5)``, ``Section VI``, ``Appendix A``) and numbered headings (``## III.2 Timelike geodesics``).
+Read as prose they become wrong facts and entities: ``$3`` as three dollars, the citation ``[24]``
+as a value, ``Eq`` as a person, a formula as a company. ``mask_markup`` blanks
 them out with spaces, keeping every other character where it was, so offsets into the caller's
 text stay valid and evidence is cut from that text, never from the masked one.
 
@@ -39,6 +40,12 @@ _AUTHOR_YEAR = re.compile(
 _CROSS_REFERENCE = re.compile(
     r"\b(?:Figs?|Eqs?|Secs?|Refs?|Tabs?|Thm|Lem|Def|Prop|Cor|Alg|App)\.\s*(?:\(?\d+(?:\.\d+)*[a-z]?\)?|(?=[a-z]+:))"
 )
+_NAMED_REFERENCE = re.compile(
+    r"\b(?:Sections?|Sects?\.|Appendix|Appendices|Figures?|Tables?|Equations?|Chapters?|Theorems?|Lemmas?|"
+    r"Corollary|Propositions?|Definitions?|Algorithms?)\s+(?:\d+(?:\.\d+)*[a-z]?|[IVX]+(?:\.\d+)*|[A-Z](?:\.\d+)*)\b"
+)
+# A markdown heading's marks and number ("## III.2 ", "### 3.1. "): structure, not a name's first word.
+_HEADING_NUMBER = re.compile(r"^#{1,6}[ \t]+(?:(?:\d+|[IVXL]+|[A-Z])(?:\.\d+)*\.?[ \t]+)?", re.MULTILINE)
 # A LaTeX label key printed where its reference failed to resolve: "Eq. eq:25", "see fig:setup".
 _LABEL_KEY = re.compile(
     r"\b(?:eqn?|fig|sec|subsec|tab|thm|lem|app|def|prop|cor|alg|ch)[:_][\w:.-]*\w", re.IGNORECASE
@@ -47,7 +54,7 @@ _LABEL_KEY = re.compile(
 
 def mask_markup(text: str) -> str:
     """``text`` with math, citation markers and cross-references replaced by spaces (same length)."""
-    if not any(c in text for c in "$[(\\."):
+    if not any(c in text for c in "$[(\\.#") and not _NAMED_REFERENCE.search(text):
         return text
     chars = list(text)
     for pattern in (
@@ -59,6 +66,8 @@ def mask_markup(text: str) -> str:
         _KEY_CITATION,
         _AUTHOR_YEAR,
         _CROSS_REFERENCE,
+        _NAMED_REFERENCE,
+        _HEADING_NUMBER,
         _LABEL_KEY,
     ):
         for m in pattern.finditer(text):

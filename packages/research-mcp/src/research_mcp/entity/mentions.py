@@ -62,7 +62,10 @@ def is_sentence_initial_common_word(span: Span) -> bool:
     ..." are names the tagger got wrong, "Revenue rose" is not.
     """
     first = span[0]
-    if not first.is_sent_start:
+    after_space = (
+        first.i > 0 and first.doc[first.i - 1].is_space
+    )  # a line's first word: a heading, a list item
+    if not (first.is_sent_start or after_space):
         return False
     if len(span) == 1:
         if first.is_stop or first.lower_ in {"today", "yesterday"}:
