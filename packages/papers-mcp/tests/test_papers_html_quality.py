@@ -76,3 +76,18 @@ def test_the_shared_pages_signals_match_their_manifest(name: str) -> None:
         errors,
     )
     assert bool(degraded_reasons(page.signals)) is degraded
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"",  # an empty 200 (a proxy, a truncated answer)
+        b"   \n",
+        b"<html><body>No HTML is available for this paper.</body></html>",  # a stub page
+        b'<html><div class="ltx_page_main">No content available</div></html>',  # ar5iv's page for an unconverted paper
+    ],
+)
+def test_a_page_that_is_not_a_latexml_rendering_is_refused_as_such(page: bytes) -> None:
+    """The route then tries the next source (ar5iv, the PDF), as for a 404: never a failed call."""
+    with pytest.raises(ValueError, match="empty|no LaTeXML document"):
+        parse_page(page, "html")

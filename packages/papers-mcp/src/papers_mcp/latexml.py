@@ -572,6 +572,8 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
         root = lxml.etree.fromstring(page, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:
         raise ValueError(f"the page cannot be parsed as HTML ({exc})") from exc
+    if root is None:  # an empty or blank body: libxml2 builds no tree at all
+        raise ValueError("the page is empty")
     articles = [a for a in root.iter("article", "div") if "ltx_document" in _classes(a)]
     if not articles:
         raise ValueError("the page holds no LaTeXML document (no article.ltx_document)")
