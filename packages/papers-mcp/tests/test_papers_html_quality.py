@@ -89,5 +89,5 @@ def test_the_shared_pages_signals_match_their_manifest(name: str) -> None:
 )
 def test_a_page_that_is_not_a_latexml_rendering_is_refused_as_such(page: bytes) -> None:
     """The route then tries the next source (ar5iv, the PDF), as for a 404: never a failed call."""
-    with pytest.raises(ValueError, match="empty|no LaTeXML document"):
+    with pytest.raises(ValueError, match=r"empty|no LaTeXML document"):
         parse_page(page, "html")
