@@ -34,8 +34,15 @@ _NUMBER_CITATION = re.compile(r"\[\s*\d{1,4}(?:\s*[-–,]\s*\d{1,4})*\s*\]")
 # one word holding a letter and a digit, colon or underscore ("[x, y]" and "[0.5, 1.0]" are not keys).
 _KEY = r"(?=[^\s\];,]*[A-Za-z])(?=[^\s\];,]*[\d:_])[\w:.+/-]+"
 _KEY_CITATION = re.compile(rf"\[\s*{_KEY}(?:\s*[;,]\s*{_KEY})*\s*\]")
+# "(Peters et al., 2018a; Dolan and Brockett, 2005)": every part names authors, then a comma and a year
+# ("(FY 2023)" and "(March 2020)" are periods, not citations); "Radford et al. (2018)", "Peters et al.".
+_YEAR = r"(?:19|20)\d{2}[a-z]?"
+_AUTHORS = r"[A-Z][\w'’.\-]*(?:\s+(?:[A-Z][\w'’.\-]*|de|van|von|der|den|and|&))*(?:\s+et al\.?)?"
 _AUTHOR_YEAR = re.compile(
-    r"\((?=[^()]{0,300}?\bet al\.?)[^()]{0,300}?(?:19|20)\d{2}[a-z]?\)|(?<=et al\.)\s*\((?:19|20)\d{2}[a-z]?\)"
+    rf"\((?:e\.g\.,?\s+|see\s+)?{_AUTHORS},\s*{_YEAR}(?:,\s*{_YEAR})*(?:;\s*{_AUTHORS},\s*{_YEAR}(?:,\s*{_YEAR})*)*\)"
+    rf"|\((?=[^()]{{0,300}}?\bet al\.?)[^()]{{0,300}}?{_YEAR}\)"
+    rf"|\b[A-Z][\w'’\-]+(?:\s+(?:and|&)\s+[A-Z][\w'’\-]+)?\s+et al\.?(?:\s*\({_YEAR}\))?"
+    rf"|\b[A-Z][a-z'’\-]+\s+(?:and|&)\s+[A-Z][a-z'’\-]+\s*\({_YEAR}\)"
 )
 _CROSS_REFERENCE = re.compile(
     r"\b(?:Figs?|Eqs?|Secs?|Refs?|Tabs?|Thm|Lem|Def|Prop|Cor|Alg|App)\.\s*(?:\(?\d+(?:\.\d+)*[a-z]?\)?|(?=[a-z]+:))"
@@ -45,7 +52,12 @@ _NAMED_REFERENCE = re.compile(
     r"Corollary|Propositions?|Definitions?|Algorithms?)\s+(?:\d+(?:\.\d+)*[a-z]?|[IVX]+(?:\.\d+)*|[A-Z](?:\.\d+)*)\b"
 )
 # A markdown heading's marks and number ("## III.2 ", "### 3.1. "): structure, not a name's first word.
-_HEADING_NUMBER = re.compile(r"^#{1,6}[ \t]+(?:(?:\d+|[IVXL]+|[A-Z])(?:\.\d+)*\.?[ \t]+)?", re.MULTILINE)
+_SECTION_NUMBER = r"(?:\d+|[IVXL]+|[A-Z])(?:\.\d+)*\.?"
+_HEADING_NUMBER = re.compile(
+    rf"^#{{1,6}}[ \t]+(?:[*_]{{0,2}}{_SECTION_NUMBER}[*_]{{0,2}}[ \t]+)?"  # "## III.2 ", "## **1 Introduction**"
+    rf"|^[*_]{{2}}(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?[*_]{{2}}[ \t]+",  # "**3.1** **Pre-training BERT**"
+    re.MULTILINE,
+)
 # A LaTeX label key printed where its reference failed to resolve: "Eq. eq:25", "see fig:setup".
 _LABEL_KEY = re.compile(
     r"\b(?:eqn?|fig|sec|subsec|tab|thm|lem|app|def|prop|cor|alg|ch)[:_][\w:.-]*\w", re.IGNORECASE
