@@ -9,8 +9,6 @@ from __future__ import annotations
 import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -20,34 +18,11 @@ from mcp.types import TextContent
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.arxiv_replay import serve_replay
+from support.latency import BARE_SERVER, percentile, timed
 from support.servers import child_environment, fixtures_dir, server_client
 
 RUNS = 60
 LEVELS = ("abstract", "body", "appendix", "all")
-BARE = """
-import sys
-from mcp.server.mcpserver import MCPServer
-payload = "x" * int(sys.argv[1])
-server = MCPServer("bare")
-@server.tool(structured_output=False)
-def echo() -> str:
-    return payload
-server.run("stdio")
-"""
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-async def timed(call: Callable[[int], Awaitable[None]], runs: int) -> list[float]:
-    out = []
-    for i in range(runs):
-        start = time.perf_counter()
-        await call(i)
-        out.append((time.perf_counter() - start) * 1000)
-    return out
 
 
 async def main() -> None:
@@ -73,7 +48,7 @@ async def main() -> None:
             lib = await timed(library_call, RUNS)
             assert replay.count() == before, "library answers must not reach arXiv"
     params = StdioServerParameters(
-        command=sys.executable, args=["-c", BARE, str(size)], env=child_environment()
+        command=sys.executable, args=["-c", BARE_SERVER, str(size)], env=child_environment()
     )
     async with Client(params) as bare:
 

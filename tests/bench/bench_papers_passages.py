@@ -15,7 +15,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -25,35 +24,11 @@ from mcp.types import CallToolResult, TextContent
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.arxiv_replay import serve_replay
+from support.latency import BARE_SERVER, once, percentile, timed
 from support.servers import child_environment, fixtures_dir, server_client
 
 RUNS = 60
 PAPER = "1706.03762"
-BARE = """
-import sys
-from mcp.server.mcpserver import MCPServer
-payload = "x" * int(sys.argv[1])
-server = MCPServer("bare")
-@server.tool(structured_output=False)
-def echo() -> str:
-    return payload
-server.run("stdio")
-"""
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-async def timed(call: Callable[[int], Awaitable[None]], runs: int) -> list[float]:
-    return [await one(call, i) for i in range(runs)]
-
-
-async def one(call: Callable[[int], Awaitable[None]], i: int) -> float:
-    start = time.perf_counter()
-    await call(i)
-    return (time.perf_counter() - start) * 1000
 
 
 def text_of(result: CallToolResult) -> str:
@@ -100,12 +75,12 @@ async def main() -> None:
             search: list[float] = []
             section: list[float] = []
             for i in range(RUNS):  # interleaved, so load on the machine falls on both alike
-                search.append(await one(passage_call, i))
-                section.append(await one(section_call, i))
+                search.append(await once(passage_call, i))
+                section.append(await once(section_call, i))
             assert replay.count() == before, "library answers must not reach arXiv"
     size = int(statistics.median(sizes))
     params = StdioServerParameters(
-        command=sys.executable, args=["-c", BARE, str(size)], env=child_environment()
+        command=sys.executable, args=["-c", BARE_SERVER, str(size)], env=child_environment()
     )
     async with Client(params) as bare:
 

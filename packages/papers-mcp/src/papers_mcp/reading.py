@@ -170,6 +170,32 @@ class Reader:
             "query": request.query,
         }
 
+    def _paged(
+        self,
+        meta: PaperMeta,
+        request: Request,
+        header: str,
+        document: str,
+        what: str,
+        source: str | None,
+        extra_args: str = "",
+    ) -> tuple[str, dict[str, Any]]:
+        """The requested page of ``document`` under ``header``: the rendered answer and its structured data."""
+        pages = paginate(document, self._page_budget(header))
+        page = self._page_in_range(request, pages, what, meta)
+        rendered = render_page(
+            header,
+            pages,
+            page,
+            meta.arxiv_id.text,
+            request.level,
+            self.settings.max_answer_tokens,
+            extra_args=extra_args,
+        )
+        data = self._base(meta, request, source, page, len(pages))
+        data["markdown"] = pages[page - 1]
+        return rendered, data
+
     @staticmethod
     def _checked(data: dict[str, Any]) -> dict[str, Any]:
         """Validate against the published schema here, so a mismatch is our bug, caught in tests."""
@@ -185,16 +211,11 @@ class Reader:
         if request.level == "abstract" and outline is not None:
             block = outline_block(outline, meta.arxiv_id.text)
             document = f"{document}\n\n{block}" if block else document
-        pages = paginate(document, self._page_budget(header))
-        page = self._page_in_range(request, pages, f"level {request.level!r}", meta)
-        rendered = render_page(
-            header, pages, page, meta.arxiv_id.text, request.level, self.settings.max_answer_tokens
-        )
-        data = self._base(meta, request, text.source if text is not None else None, page, len(pages))
+        source = text.source if text is not None else None
+        rendered, data = self._paged(meta, request, header, document, f"level {request.level!r}", source)
         if outline is not None:
             parts = _LEVEL_SECTIONS[request.level]
             data["sections"] = section_entries(outline, outline.in_parts(parts), meta.arxiv_id.text)
-        data["markdown"] = pages[page - 1]
         return Answer(rendered, self._checked(data))
 
     def section_answer(self, meta: PaperMeta, request: Request, header: str, text: PaperText) -> Answer:
@@ -218,21 +239,17 @@ class Reader:
                 + 'Give a number ("3.2", "A") or words of a title.',
             )
         head = f"{header}\n- Section: {outline.path(found)} ({outline.tokens(found):,} tokens, subsections included)"
-        pages = paginate(outline.markdown(found), self._page_budget(head))
-        page = self._page_in_range(request, pages, f"section {found.selector!r}", meta)
-        rendered = render_page(
+        rendered, data = self._paged(
+            meta,
+            request,
             head,
-            pages,
-            page,
-            vid,
-            request.level,
-            self.settings.max_answer_tokens,
+            outline.markdown(found),
+            f"section {found.selector!r}",
+            text.source,
             extra_args=f", section={json.dumps(found.selector, ensure_ascii=False)}",
         )
-        data = self._base(meta, request, text.source, page, len(pages))
         data["section"] = section_entry(outline, found, vid).model_dump(mode="json")
         data["sections"] = section_entries(outline, outline.subtree(found), vid)
-        data["markdown"] = pages[page - 1]
         return Answer(rendered, self._checked(data))
 
     def query_answer(self, meta: PaperMeta, request: Request, header: str, text: PaperText) -> Answer:

@@ -39,14 +39,5 @@ def find_fractions(text: str) -> list[Value]:
             continue
         unit, end = found
         whole = int(m.group("whole")) if m.group("whole") else 0
-        out.append(
-            Value(
-                text=" ".join(text[m.start() : end].split()),
-                start=m.start(),
-                end=end,
-                kind="number",
-                numeric_value=round(whole + part, 6),
-                unit=unit.symbol,
-            )
-        )
+        out.append(Value.quantity(text, m.start(), end, round(whole + part, 6), unit.symbol))
     return out

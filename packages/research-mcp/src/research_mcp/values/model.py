@@ -83,6 +83,18 @@ class Value:
     explicit_scale: bool = False
     extras: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def quantity(cls, text: str, start: int, end: int, number: float, unit: str | None) -> Value:
+        """A plain number (with its unit, if any) written at ``text[start:end]``, whitespace folded."""
+        return cls(
+            text=" ".join(text[start:end].split()),
+            start=start,
+            end=end,
+            kind="number",
+            numeric_value=number,
+            unit=unit,
+        )
+
     @property
     def value_type(self) -> str:
         """The seed's vocabulary: number|currency|percentage|date|text."""

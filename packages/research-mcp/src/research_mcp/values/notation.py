@@ -48,14 +48,5 @@ def find_notation(text: str) -> list[Value]:
         unit = None
         if found is not None:
             unit, end = found[0].symbol, found[1]
-        out.append(
-            Value(
-                text=" ".join(text[m.start() : end].split()),
-                start=m.start(),
-                end=end,
-                kind="number",
-                numeric_value=value,
-                unit=unit,
-            )
-        )
+        out.append(Value.quantity(text, m.start(), end, value, unit))
     return out

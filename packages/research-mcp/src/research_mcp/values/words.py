@@ -110,14 +110,5 @@ def word_quantities(text: str) -> list[Value]:
         n = _WORD_NUMBERS[m.group("w").lower()] + (
             _WORD_NUMBERS[m.group("w2").lower()] if m.group("w2") else 0
         )
-        out.append(
-            Value(
-                text=" ".join(text[m.start() : end].split()),
-                start=m.start(),
-                end=end,
-                kind="number",
-                numeric_value=float(n),
-                unit=unit.symbol,
-            )
-        )
+        out.append(Value.quantity(text, m.start(), end, float(n), unit.symbol))
     return out
