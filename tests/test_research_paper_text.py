@@ -55,6 +55,17 @@ async def test_no_fact_comes_from_math_or_a_citation_marker(research: Client, bo
         assert fact["sentence"] in body  # evidence is the caller's text, math included
 
 
+async def test_the_batch_tool_reads_it_the_same_way(research: Client, body: str) -> None:
+    single = _structured(await research.call_tool("fact-extract", {"text": body}))["facts"]
+    batch = _structured(
+        await research.call_tool("batch-fact-extract", {"items": [body], "options": {"useCache": False}})
+    )
+    (item,) = batch["results"]
+    assert item["success"] and [f["value_span"] for f in item["data"]["facts"]] == [
+        f["value_span"] for f in single
+    ]
+
+
 async def test_no_formula_or_reference_is_an_entity(research: Client, body: str) -> None:
     entities = _structured(await research.call_tool("entity-extract", {"text": body}))["entities"]
     names = {e["name"] for e in entities}

@@ -104,6 +104,18 @@ def load_org_kinds() -> dict[str, str]:
     return kinds
 
 
+def _gold(raw: dict[str, Any], kinds: dict[str, str]) -> list[Gold]:
+    """A case's labels in our types; an ORG is a company or an organization by org_kinds.tsv, else "org"."""
+    gold = []
+    for start, end, label in raw["entities"]:
+        ours = GOLD_TYPES[label]
+        if ours == "org":
+            kind = kinds.get(raw["text"][start:end], "?")
+            ours = kind if kind in {"company", "organization"} else "org"
+        gold.append(Gold(start, end, label, ours))
+    return gold
+
+
 def load_cases(corpora: Iterable[str] = CORPORA, ids: set[str] | None = None) -> list[Case]:
     kinds = load_org_kinds()
     cases: list[Case] = []
@@ -112,14 +124,7 @@ def load_cases(corpora: Iterable[str] = CORPORA, ids: set[str] | None = None) ->
             raw = json.loads(line)
             if ids is not None and raw["id"] not in ids:
                 continue
-            gold = []
-            for start, end, label in raw["entities"]:
-                ours = GOLD_TYPES[label]
-                if ours == "org":
-                    kind = kinds.get(raw["text"][start:end], "?")
-                    ours = kind if kind in {"company", "organization"} else "org"
-                gold.append(Gold(start, end, label, ours))
-            cases.append(Case(corpus, raw["id"], raw["text"], gold))
+            cases.append(Case(corpus, raw["id"], raw["text"], _gold(raw, kinds)))
     return cases
 
 
@@ -293,14 +298,9 @@ def load_shape_cases() -> list[ShapeCase]:
     out: list[ShapeCase] = []
     for line in (DATA / "shapes.jsonl").read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
-        gold = []
-        for start, end, label in raw["entities"]:
-            ours = GOLD_TYPES[label]
-            if ours == "org":
-                kind = kinds.get(raw["text"][start:end], "?")
-                ours = kind if kind in {"company", "organization"} else "org"
-            gold.append(Gold(start, end, label, ours))
-        out.append(ShapeCase(Case("shapes", raw["id"], raw["text"], gold), raw["class"], raw["targets"]))
+        out.append(
+            ShapeCase(Case("shapes", raw["id"], raw["text"], _gold(raw, kinds)), raw["class"], raw["targets"])
+        )
     return out
 
 

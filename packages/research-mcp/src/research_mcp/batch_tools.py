@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, Valida
 
 from .conflicts import FactInput, Tolerance
 from .entities import extract_entities, prepare_text
+from .markup import mask_markup
 from .models import BatchResult, CitationIn, SourceMetadata
 from .runtime import Runtime, as_result
 
@@ -185,8 +186,12 @@ def register_batch_tools(
         prepared: _Prepared,
         key_of: Callable[[Any], str],
         compute: Callable[[Any, Doc], dict[str, Any]],
+        parser_text: Callable[[str], str] = str,
     ) -> dict[str, Any]:
-        """Cache lookups first, one ``nlp.pipe`` over the misses, then ``run_batch`` over the items."""
+        """Cache lookups first, one ``nlp.pipe`` over the misses, then ``run_batch`` over the items.
+
+        ``parser_text`` turns an item's text into what the parser reads (same length).
+        """
         opts = BatchOptions.parse(options)
         progress = _progress_fn(ctx)
         cache = rt.caches.registry[cache_name]
@@ -220,7 +225,8 @@ def register_batch_tools(
                 f"{rt.settings.max_batch_chars:,} (split the batch)",
             )
         total = len(texts) + len(items)
-        docs = dict(zip(texts, await rt.parse(texts, progress, total), strict=True)) if texts else {}
+        parsed = await rt.parse([parser_text(t) for t in texts], progress, total) if texts else []
+        docs = dict(zip(texts, parsed, strict=True))
 
         async def run_item(index: int, use_cache: bool) -> Lookup[dict[str, Any]]:
             value = prepared.get(index)
@@ -277,6 +283,7 @@ def register_batch_tools(
             prepared,
             lambda v: rt.fact_key(v.text, v.source_url, meta(v)),
             lambda v, doc: rt.facts_from_doc(doc, v.source_url, meta(v), v.text),
+            parser_text=mask_markup,  # a paper's math and citations are not prose
         )
         return as_result(result)
 

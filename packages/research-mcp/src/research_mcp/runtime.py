@@ -97,7 +97,6 @@ class Runtime:
 
     def _parse_sync(self, texts: Sequence[str]) -> list[Doc]:
         nlp = self.nlp()
-        texts = [mask_markup(t) for t in texts]  # math, citation markers, cross-references: not prose
         with self._nlp_lock:
             if len(texts) == 1:
                 return [nlp(texts[0])]
@@ -167,7 +166,7 @@ class Runtime:
         text = self.check_text(text)
 
         async def compute() -> dict[str, Any]:
-            docs = await self.parse([text])
+            docs = await self.parse([mask_markup(text)])  # a paper's math and citations are not prose
             return self.facts_from_doc(docs[0], source_url, source_metadata, text)
 
         return await self._cached(
