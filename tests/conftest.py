@@ -6,7 +6,6 @@ Helpers that several test files (and ``make demo``/``make bench``) use live in
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
@@ -19,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from support.arxiv_replay import Replay, serve_replay
 from support.fleet import INSTALL_HINT, RedisServer, missing_binaries, redis_server
+from support.required import missing
 from support.servers import fixtures_dir, server_client
 
 
@@ -36,9 +36,7 @@ def arxiv_fixtures() -> Path:
     path = fixtures_dir()
     if path is None:
         message = "arXiv fixtures not found: set PAPERS_MCP_FIXTURES or put shared/ beside the repository"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
     return path
 
 
@@ -56,12 +54,10 @@ def fleet_binaries() -> None:
     Missing: under CI the tests fail; elsewhere they are reported as skipped, with the reason, at the end of
     ``make test`` (never a silent pass).
     """
-    missing = missing_binaries()
-    if missing:
-        message = f"{' and '.join(missing)} not found: the fleet tests need a real one; {INSTALL_HINT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    absent = missing_binaries()
+    if absent:
+        message = f"{' and '.join(absent)} not found: the fleet tests need a real one; {INSTALL_HINT}"
+        missing(message)
 
 
 @pytest.fixture

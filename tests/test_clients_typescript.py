@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.dispatcher import ProgressFnT
 from mcp_shared import ErrorCode
 from support.arxiv_replay import Replay
+from support.required import missing
 from support.servers import REPO_ROOT, child_environment, http_server
 
 pytestmark = pytest.mark.anyio
@@ -67,9 +67,7 @@ def node() -> str:
             "NODE.JS NOT FOUND: the TypeScript-SDK client tests did not run. "
             "Install Node.js >= 20 to run them (CI requires them)."
         )
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
     npm_ci()
     return path
 

@@ -222,9 +222,8 @@ def test_papers_wrote_nothing_outside_its_home(
     assert list(papers_cwd.iterdir()) == [], "papers-mcp wrote into its working directory"
     home = Path(replay_env["PAPERS_MCP_HOME"]).resolve()
     assert {p.name for p in home.parent.iterdir()} <= {home.name}, "papers-mcp wrote beside its home"
-    if not home.exists():
-        return
-    for path in home.rglob("*"):
+    written = list(home.rglob("*")) if home.exists() else []  # fuzzed calls may have written nothing
+    for path in written:
         assert path.resolve().is_relative_to(home), f"{path} escapes the home"
     for name in ("passwd", "win.ini"):
-        assert not list(home.rglob(name)), f"a path-like id produced a file named {name}"
+        assert name not in {p.name for p in written}, f"a path-like id produced a file named {name}"

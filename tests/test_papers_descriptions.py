@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from papers_mcp import descriptions
+from support.required import missing
 from support.servers import REPO_ROOT, server_client
 
 pytestmark = pytest.mark.anyio
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.anyio
 def _seed_text() -> str:
     seeds = sorted((REPO_ROOT.parent / "shared" / "seeds").glob("003_*.txt"))
     if not seeds:
-        pytest.skip("seed 003 not found beside the repository (../shared/seeds)")
+        missing("seed 003 not found beside the repository (../shared/seeds)")
     return seeds[0].read_text(encoding="utf-8")
 
 

@@ -17,6 +17,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from support.arxiv_replay import Replay, serve_replay
+from support.required import missing
 from support.servers import server_client
 
 pytestmark = pytest.mark.anyio
@@ -165,7 +166,7 @@ BY_ID = {p.arxiv_id: p for p in PAGES}
 def replay(arxiv_fixtures: Path) -> Iterator[Replay]:
     with serve_replay(arxiv_fixtures) as running:
         if not running.html_pages.is_dir():
-            pytest.skip("shared/fixtures/arxiv-html is not on this machine")
+            missing("shared/fixtures/arxiv-html is not on this machine")
         yield running
 
 

@@ -11,7 +11,6 @@ recorded by Retraction Watch), the clean PLoS Computational Biology work, Crossr
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from support.crossref_replay import CrossrefReplay, crossref_fixtures_dir, serve_crossref_replay
+from support.required import missing
 from support.servers import server_client
 
 pytestmark = pytest.mark.anyio
@@ -37,9 +37,7 @@ def crossref() -> Iterator[CrossrefReplay]:
     path = crossref_fixtures_dir()
     if path is None:
         message = "Crossref fixtures not found: put shared/ beside the repository"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
     with serve_crossref_replay(path) as replay:
         yield replay
 
@@ -283,6 +281,6 @@ def test_replay_serves_the_recorded_fixtures() -> None:
     """The recordings this module relies on are where MANIFEST.md says (a guard against a moved fixture)."""
     path = crossref_fixtures_dir()
     if path is None:
-        pytest.skip("Crossref fixtures not found")
+        missing("Crossref fixtures not found: put shared/ beside the repository")
     assert (path / "habanero_test_works_with_one_id.yaml").is_file()
     assert Path(path / "uws_crossref_work_wakefield1998.json").stat().st_size == 11287

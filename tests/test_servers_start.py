@@ -26,7 +26,9 @@ async def test_server_answers_initialize_and_tools_list_over_stdio(package: str,
 async def test_server_answers_over_streamable_http(package: str, tmp_path) -> None:
     with http_server(package, env={"PAPERS_MCP_HOME": str(tmp_path)}) as url:
         async with Client(url) as client:
-            await client.list_tools()
+            tools = await client.list_tools()
+    names = {t.name for t in tools.tools}
+    assert ("query-paper" if package == "papers_mcp" else "fact-extract") in names, names  # the seeds' tools
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 from mcp_shared import ErrorCode, ToolFailure
 from papers_mcp.fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
+from papers_mcp.ids import ArxivId
+from papers_mcp.library import Library
+from support.required import missing
 
 FIXTURE = "1608.03417v1.pdf"  # 7 pages, the smallest real paper
 
@@ -24,9 +27,7 @@ def real_pdf() -> Path:
     path = root / "pdfs" / FIXTURE
     if not path.is_file():
         message = "arXiv fixtures not found: set PAPERS_MCP_FIXTURES or put shared/ beside the repository"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
     return path
 
 
@@ -131,8 +132,14 @@ def test_paper_text_from_a_corrupt_cache_entry_raises_value_error(broken: dict[s
         PaperText.from_dict(broken)
 
 
-def test_extractor_version_is_a_non_empty_string() -> None:
-    assert isinstance(EXTRACTOR_VERSION, str) and EXTRACTOR_VERSION, "the library keys cached markdown by it"
+def test_text_cached_by_an_older_extractor_is_not_read_back(tmp_path: Path) -> None:
+    # The library keys cached markdown by the extractor version, so new rules re-make the text.
+    library = Library(tmp_path)
+    aid = ArxivId("1706.03762", 5)
+    library.write_text(aid, "pdf", "0-older", {"front": "stale"})
+    assert library.read_text(aid, "pdf", "0-older") == {"front": "stale"}
+    assert EXTRACTOR_VERSION != "0-older"
+    assert library.read_text(aid, "pdf", EXTRACTOR_VERSION) is None
 
 
 def test_fulltext_imports_without_pymupdf() -> None:

@@ -20,6 +20,7 @@ import pytest
 from papers_mcp.convert import convert_pdf
 from papers_mcp.fulltext import PaperText, paper_text
 from papers_mcp.sections import ConvertedDocument, Sections, clean_document, unaccounted_words
+from support.required import missing
 
 pytestmark = pytest.mark.slow
 
@@ -339,9 +340,7 @@ def arxiv_pdfs() -> Path:
     path = _fixtures_dir()
     if path is None:
         message = "arXiv fixtures not found: set PAPERS_MCP_FIXTURES or put shared/ beside the repository"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
     return path / "pdfs"
 
 

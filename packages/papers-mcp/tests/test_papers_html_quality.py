@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from papers_mcp.html_quality import HtmlSignals, degraded_reasons
 from papers_mcp.latexml import parse_page
+from support.required import missing
 
 PAGES = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "arxiv-html" / "pages"
 
@@ -67,12 +68,12 @@ MANIFEST = {
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_the_shared_pages_signals_match_their_manifest(name: str) -> None:
     if not PAGES.is_dir():
-        pytest.skip("shared/fixtures/arxiv-html is not on this machine")
-    bib, missing, errors, degraded = MANIFEST[name]
+        missing("shared/fixtures/arxiv-html is not on this machine")
+    bib, unresolved, errors, degraded = MANIFEST[name]
     page = parse_page((PAGES / name).read_bytes(), "html")
     assert (page.signals.bib_entries, page.signals.missing_citations, page.signals.error_spans) == (
         bib,
-        missing,
+        unresolved,
         errors,
     )
     assert bool(degraded_reasons(page.signals)) is degraded

@@ -22,6 +22,7 @@ from research_mcp.doi_match import (
     years_match,
 )
 from research_mcp.settings import Settings
+from support.required import missing
 
 FIXTURES = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / "crossref"
 
@@ -29,7 +30,7 @@ FIXTURES = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures" / 
 def record(name: str) -> dict[str, Any]:
     path = FIXTURES / name
     if not path.is_file():
-        pytest.skip(f"{path} not found: put shared/ beside the repository")
+        missing(f"{path} not found: put shared/ beside the repository")
     message: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))["message"]
     return message
 
@@ -67,7 +68,7 @@ def test_the_retracted_lancet_work_parses_with_both_notices() -> None:
 def test_a_notice_parses_as_an_update_to_the_work_it_retracts() -> None:
     path = FIXTURES / "uws_crossref_updates_wakefield1998.json"
     if not path.is_file():
-        pytest.skip(f"{path} not found")
+        missing(f"{path} not found: put shared/ beside the repository")
     items = json.loads(path.read_text(encoding="utf-8"))["message"]["items"]
     notice = parse_work(next(i for i in items if i["DOI"] == "10.1016/s0140-6736(10)60175-4"))
     assert notice["updates"] == [
