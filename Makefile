@@ -20,6 +20,7 @@ lint: setup
 	$(RUN) ruff check .
 	$(RUN) ruff format --check .
 	$(RUN) mypy
+	$(RUN) python tests/lint/code_shape.py
 
 demo: setup
 	$(RUN) python examples/demo.py

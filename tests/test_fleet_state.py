@@ -13,19 +13,16 @@ import time
 
 import anyio
 import pytest
-from mcp_shared import (
-    CacheRegistry,
-    ErrorCode,
+from mcp_shared import CacheRegistry, ErrorCode, SettingsError, ToolFailure, TTLStatsCache
+from mcp_shared.fleet import (
     FleetGate,
     LeaseLock,
     RedisStore,
     RedisTTLCache,
     RedisUnavailable,
-    SettingsError,
-    ToolFailure,
-    TTLStatsCache,
     produce_once,
     redact_url,
+    redis_caches,
 )
 from support.fleet import RedisServer, redis_server
 
@@ -206,7 +203,7 @@ def test_unreachable_redis_at_start_is_a_configuration_error_without_the_passwor
 async def test_redis_lost_during_service_bypasses_the_cache_and_never_hangs(fleet_binaries: None) -> None:
     with redis_server(password="fleet-password-1234") as server:
         store = RedisStore.connect(server.url, "t:", timeout=1)
-        registry = CacheRegistry(store)
+        registry = CacheRegistry(redis_caches(store))
         cache = registry.create("factCache", max_size=10, ttl_seconds=60)
         computed = 0
 

@@ -5,8 +5,10 @@ rate (seed 004's ``cache-stats``), two identical concurrent calls must compute o
 and the same arguments in another key order must find the same entry.
 
 ``TTLStatsCache`` is the embedded default, in the process's memory. ``RedisTTLCache``
-(``redis_cache.py``) has the same methods over Redis, for a fleet; ``StatsCache`` is what
-both offer, and a ``CacheRegistry`` given a ``RedisStore`` creates the Redis kind.
+(``mcp_shared.fleet``) has the same methods over Redis, for a fleet; ``StatsCache`` is what
+both offer, and a ``CacheRegistry`` makes its caches with a ``CacheFactory``: in memory by
+default, in Redis with ``mcp_shared.fleet.redis_caches(store)``. So this module never imports the
+fleet, and a server installed without the ``fleet`` extra never imports ``redis``.
 """
 
 from __future__ import annotations
@@ -17,14 +19,19 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from cachetools import TTLCache
 
-if TYPE_CHECKING:
-    from .redis_store import RedisStore
-
-__all__ = ["CacheRegistry", "CacheStats", "Lookup", "StatsCache", "TTLStatsCache", "cache_key"]
+__all__ = [
+    "CacheFactory",
+    "CacheRegistry",
+    "CacheStats",
+    "Lookup",
+    "StatsCache",
+    "TTLStatsCache",
+    "cache_key",
+]
 
 T = TypeVar("T")
 
@@ -183,27 +190,27 @@ class TTLStatsCache:
         self.clear()
 
 
+class CacheFactory(Protocol):
+    """Makes one named cache: ``TTLStatsCache`` (the default) or a fleet's ``RedisTTLCache``."""
+
+    def __call__(self, name: str, *, max_size: int, ttl_seconds: float) -> StatsCache: ...
+
+
 class CacheRegistry(Mapping[str, StatsCache]):
     """The caches of one server, by name, so it can report and clear them all.
 
-    Given a ``RedisStore``, ``create`` makes ``RedisTTLCache``s shared by every replica using
-    that Redis; otherwise ``TTLStatsCache``s in this process.
+    ``factory`` makes each cache: ``TTLStatsCache``s in this process by default, or
+    ``mcp_shared.fleet.redis_caches(store)`` for caches shared by every replica using that Redis.
     """
 
-    def __init__(self, store: RedisStore | None = None) -> None:
-        self.store = store
+    def __init__(self, factory: CacheFactory | None = None) -> None:
+        self._factory: CacheFactory = factory or TTLStatsCache
         self._caches: dict[str, StatsCache] = {}
 
     def create(self, name: str, *, max_size: int, ttl_seconds: float) -> StatsCache:
         if name in self._caches:
             raise ValueError(f"cache {name!r} already exists")
-        cache: StatsCache
-        if self.store is None:
-            cache = TTLStatsCache(name, max_size=max_size, ttl_seconds=ttl_seconds)
-        else:
-            from .redis_cache import RedisTTLCache
-
-            cache = RedisTTLCache(self.store, name, max_size=max_size, ttl_seconds=ttl_seconds)
+        cache = self._factory(name, max_size=max_size, ttl_seconds=ttl_seconds)
         self._caches[name] = cache
         return cache
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from mcp_shared import serve
+from mcp_shared.hosting import serve
 
 from .server import build_server
 from .settings import Settings

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mcp_shared import FleetGate, LeaseLock, RedisStore, RedisUnavailable
+from mcp_shared.fleet import FleetGate, LeaseLock, RedisStore, RedisUnavailable, connect_store
 
 from .ids import ArxivId
 from .metadata import PaperMeta
@@ -151,9 +151,11 @@ def connect_fleet(settings: Settings) -> SharedLibrary | None:
     Raises:
         SettingsError: Redis cannot be reached at start-up (CONFIGURATION_ERROR naming the URL).
     """
-    if not settings.redis_url:
-        return None
-    store = RedisStore.connect(
-        settings.redis_url, NAMESPACE, variable="PAPERS_MCP_REDIS_URL", timeout=settings.redis_timeout_seconds
+    store = connect_store(
+        settings.redis_url,
+        NAMESPACE,
+        variable="PAPERS_MCP_REDIS_URL",
+        timeout=settings.redis_timeout_seconds,
+        extra="papers-mcp[fleet]",
     )
-    return SharedLibrary(store, settings)
+    return SharedLibrary(store, settings) if store else None

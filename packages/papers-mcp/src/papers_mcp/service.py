@@ -30,15 +30,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from mcp_shared import (
-    ErrorCode,
-    LeaseWaitTimeout,
-    RedisUnavailable,
-    ToolFailure,
-    TTLStatsCache,
-    cache_key,
-    produce_once,
-)
+from mcp_shared import ErrorCode, ToolFailure, TTLStatsCache, cache_key
+from mcp_shared.fleet import LeaseWaitTimeout, RedisUnavailable, produce_once
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
 from .fulltext import EXTRACTOR_VERSION, SOURCES, PaperText, extract_paper_text

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_shared import CacheRegistry, RedisStore, StatsCache
+from mcp_shared import CacheRegistry, StatsCache
+from mcp_shared.fleet import RedisStore, redis_caches
 
 from .settings import Settings
 
@@ -32,7 +33,7 @@ class Caches:
 
     @classmethod
     def from_settings(cls, settings: Settings, store: RedisStore | None = None) -> Caches:
-        registry = CacheRegistry(store)
+        registry = CacheRegistry(redis_caches(store) if store else None)
         made = {
             name: registry.create(
                 name,

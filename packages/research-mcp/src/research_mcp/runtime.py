@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from mcp.types import CallToolResult
-from mcp_shared import ErrorCode, Lookup, ProgressFn, RedisStore, ToolFailure, cache_key, structured_result
+from mcp_shared import ErrorCode, Lookup, ProgressFn, ToolFailure, cache_key, structured_result
+from mcp_shared.fleet import RedisStore
 
 from .caches import Caches
 from .citations import has_transient_failures, validate_citations

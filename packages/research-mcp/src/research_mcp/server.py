@@ -8,7 +8,8 @@ from importlib.metadata import version
 from typing import Annotated, Any
 
 from mcp.types import CallToolResult, ToolAnnotations
-from mcp_shared import GuardedMCPServer, RedisStore
+from mcp_shared import GuardedMCPServer
+from mcp_shared.fleet import connect_store
 from pydantic import Field
 
 from .batch_tools import register_batch_tools
@@ -99,16 +100,16 @@ def build_server(settings: Settings) -> GuardedMCPServer:
         SettingsError: ``redis_url`` is set and Redis cannot be reached (CONFIGURATION_ERROR).
     """
     server = GuardedMCPServer("research-mcp", version=version("research-mcp"), instructions=INSTRUCTIONS)
-    store = None
-    if settings.redis_url:
-        # The version is part of the namespace: during a rolling upgrade, replicas of two
-        # versions never serve each other's cached answers.
-        store = RedisStore.connect(
-            settings.redis_url,
-            f"research-mcp:{version('research-mcp')}:",
-            variable="RESEARCH_MCP_REDIS_URL",
-            timeout=settings.redis_timeout_seconds,
-        )
+    # The version is part of the namespace: during a rolling upgrade, replicas of two
+    # versions never serve each other's cached answers.
+    store = connect_store(
+        settings.redis_url,
+        f"research-mcp:{version('research-mcp')}:",
+        variable="RESEARCH_MCP_REDIS_URL",
+        timeout=settings.redis_timeout_seconds,
+        extra="research-mcp[fleet]",
+    )
+    if store is not None:
         server.readiness_checks["redis"] = store.ping
     rt = Runtime(settings, store)
 

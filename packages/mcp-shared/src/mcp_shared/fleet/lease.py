@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import anyio
 
-from .redis_store import RedisStore
+from .store import RedisStore
 
 __all__ = ["LeaseLock", "LeaseWaitTimeout", "produce_once"]
 

@@ -25,13 +25,13 @@ from urllib.parse import urlsplit, urlunsplit
 import anyio
 import anyio.to_thread
 
-from .env import SettingsError
-from .errors import ErrorCode, ToolFailure
+from ..env import SettingsError
+from ..errors import ErrorCode, ToolFailure
 
 if TYPE_CHECKING:
     import redis
 
-__all__ = ["RedisStore", "RedisUnavailable", "redact_url"]
+__all__ = ["RedisStore", "RedisUnavailable", "connect_store", "redact_url"]
 
 logger = logging.getLogger(__name__)
 
@@ -167,3 +167,26 @@ class RedisStore:
 
     def close(self) -> None:
         self.client.close()
+
+
+def connect_store(
+    url: str | None, namespace: str, *, variable: str, timeout: float, extra: str
+) -> RedisStore | None:
+    """A server's shared state: None without a URL (the embedded default), else a connected store.
+
+    ``extra`` names what to install when ``redis`` is missing (``"papers-mcp[fleet]"``): the fleet
+    is an optional extra, so a single-user install never pulls the Redis client.
+
+    Raises:
+        SettingsError: ``redis`` is not installed, the URL is malformed or Redis does not answer
+            (CONFIGURATION_ERROR naming ``variable`` and the masked URL).
+    """
+    if not url:
+        return None
+    try:
+        import redis  # noqa: F401 - only to tell the person what to install
+    except ImportError:
+        raise SettingsError(
+            f"{variable}={redact_url(url)}: a fleet needs the Redis client: install {extra}"
+        ) from None
+    return RedisStore.connect(url, namespace, variable=variable, timeout=timeout)

@@ -43,9 +43,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .env import SettingsError
+from ..env import SettingsError
+from ..logging import configure_logging
 from .http_auth import StaticTokenVerifier, allowed_hosts_security, is_loopback, token_auth_settings
-from .logging import configure_logging
 from .stdio import LoopStdin, claimed_stdin
 
 __all__ = ["serve"]
@@ -78,7 +78,9 @@ def _parser(prog: str, version: str, description: str, env_prefix: str) -> argpa
         help="HTTP without server-side sessions, so several replicas can sit behind a load balancer",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="-v for INFO logs, -vv for DEBUG")
-    fleet = parser.add_argument_group("fleet and HTTP security")
+    fleet = parser.add_argument_group(
+        "fleet and HTTP security", f"--redis-url needs the fleet extra: pip install '{prog}[fleet]'"
+    )
     fleet.add_argument(
         "--redis-url",
         metavar="URL",

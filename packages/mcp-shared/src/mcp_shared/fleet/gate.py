@@ -19,8 +19,8 @@ from __future__ import annotations
 import logging
 import time
 
-from .errors import ErrorCode, ToolFailure
-from .redis_store import RedisStore
+from ..errors import ErrorCode, ToolFailure
+from .store import RedisStore
 
 __all__ = ["FleetGate"]
 

@@ -39,11 +39,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from .cache import CacheStats, Lookup
+from ..cache import CacheFactory, CacheStats, Lookup, StatsCache
 from .lease import LeaseLock, LeaseWaitTimeout, produce_once
-from .redis_store import RedisStore, RedisUnavailable
+from .store import RedisStore, RedisUnavailable
 
-__all__ = ["RedisTTLCache"]
+__all__ = ["RedisTTLCache", "redis_caches"]
 
 logger = logging.getLogger(__name__)
 
@@ -296,3 +296,12 @@ class RedisTTLCache:
             with contextlib.suppress(RedisUnavailable):
                 await self.store.run(self._count_wait_as_hit)
         return Lookup(result, not produced)
+
+
+def redis_caches(store: RedisStore) -> CacheFactory:
+    """The ``CacheRegistry`` factory of a fleet: every cache it makes lives in ``store``'s Redis."""
+
+    def make(name: str, *, max_size: int, ttl_seconds: float) -> StatsCache:
+        return RedisTTLCache(store, name, max_size=max_size, ttl_seconds=ttl_seconds)
+
+    return make

@@ -30,7 +30,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 
-from .env import SettingsError
+from ..env import SettingsError
 
 __all__ = ["StaticTokenVerifier", "allowed_hosts_security", "is_loopback", "token_auth_settings"]
 
