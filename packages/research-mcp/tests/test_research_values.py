@@ -379,3 +379,20 @@ def test_spelled_counts_only_when_asked() -> None:
 )
 def test_a_period_without_its_year_takes_the_year_of_its_series(text: str, keys: list[str]) -> None:
     assert [p.key for p in find_periods(text)] == keys
+
+
+def test_every_scale_word_of_the_data_file_is_read() -> None:
+    # Issue 17: the pattern is built from scales.json, so a word added there is matched (it once lived in
+    # a regex of its own beside the file). Abbreviations listed as case-sensitive match only as written.
+    import re
+
+    from research_mcp.values import amounts, lexicon
+
+    pattern = re.compile(amounts._scale_source())
+    exact = lexicon.SCALE_CASE_SENSITIVE
+    for word in lexicon.SCALE_WORDS:
+        forms = [e for e in exact if e.lower() == word] or [word, word.upper(), word.title()]
+        for form in forms:
+            assert pattern.fullmatch(form), form
+    assert pattern.fullmatch("mm") is None, "millimetres"
+    assert pattern.fullmatch("t") is None, "tonnes"

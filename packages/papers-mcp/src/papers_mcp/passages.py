@@ -29,6 +29,7 @@ from mcp_shared import ErrorCode, ToolFailure
 
 from .library import Library
 from .outline import PARTS, PATH_SEPARATOR, Outline, section_tokens
+from .words import stop_words
 
 __all__ = [
     "LEVEL_PARTS",
@@ -79,14 +80,7 @@ _MARKUP = re.compile(r"<!--.*?-->|<[^>\n]{1,40}>", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
 # Function words and question words: in a question they carry no topic, and OR-ed into an
 # FTS5 query they would match nearly every paragraph.
-_STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have
-    having he her here hers him his how i if in into is it its itself just me more most my no nor not
-    of off on once only or other our ours out over own same she should so some such than that the
-    their theirs them then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours many much paper authors""".split()  # noqa: SIM905 (a word list reads better as text)
-)
+_STOPWORDS = stop_words("passage_query")
 
 
 @dataclass(frozen=True)

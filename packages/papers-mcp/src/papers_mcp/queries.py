@@ -21,6 +21,7 @@ from mcp_shared import ErrorCode, ToolFailure
 
 from .ids import ArxivId, parse_arxiv_id
 from .metadata import PaperMeta
+from .words import stop_words
 
 __all__ = ["MAX_QUERY_LENGTH", "PlannedQuery", "plan_query", "rerank"]
 
@@ -31,46 +32,7 @@ _BOOLEAN = re.compile(r"(?:^|[\s)])(?:AND|OR|ANDNOT)(?=[\s(])")
 _DATE_RANGE = re.compile(r"submittedDate:\s*\[\s*([0-9-]+)\s+TO\s+([0-9-]+)\s*\]", re.IGNORECASE)
 _EMPTY_FIELD = re.compile(r"(?:^|[\s(])(ti|au|abs|co|jr|cat|rn|id|all):(?=\s|$|\))", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
-_STOPWORDS = frozenset(
-    {
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "this",
-        "to",
-        "via",
-        "we",
-        "with",
-        "without",
-        "you",
-        "your",
-        "our",
-        "their",
-        "how",
-        "what",
-        "why",
-        "when",
-        "which",
-        "all",
-    }
-)
+_STOPWORDS = stop_words("search_terms")
 
 
 @dataclass(frozen=True)

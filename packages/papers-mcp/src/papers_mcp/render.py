@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from mcp_shared.words import name_particles
+
 from .descriptions import RESULT_SEPARATOR, RESULTS_HEADER
 from .fulltext import PaperText
 from .metadata import PaperMeta
@@ -33,9 +35,6 @@ Level = Literal["abstract", "body", "appendix", "all"]
 # denser, so budget conservatively.
 CHARS_PER_TOKEN = 3.2
 _BRIEF_CHARS = 300
-_PARTICLES = frozenset(
-    {"de", "del", "della", "der", "den", "van", "von", "da", "di", "du", "le", "la", "dos", "ter"}
-)
 _HEADING = re.compile(r"^#{1,6} \S")
 
 
@@ -51,7 +50,7 @@ def surname(name: str) -> str:
     if len(parts) <= 1:
         return name.strip()
     start = len(parts) - 1
-    while start > 1 and parts[start - 1].lower() in _PARTICLES:
+    while start > 1 and parts[start - 1].lower() in name_particles():
         start -= 1
     return " ".join(parts[start:])
 

@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mcp_shared.words import name_particles
+
 from .mentions import Mention
 from .names import business_name, has_legal_suffix, institution_head
 from .places import is_place
@@ -29,8 +31,6 @@ __all__ = ["agree_in_lists"]
 
 _SEPARATORS = frozenset({",", ";", "and", "&"})
 _MAX_WORDS = 5
-# Lower-case particles inside personal names ("Vânia de Oliveira Neves", "Willem-Jan van den Heuvel").
-_PARTICLES = frozenset({"de", "da", "das", "do", "dos", "di", "del", "della", "van", "von", "der", "den", "ter", "le", "la", "du", "bin", "al"})  # fmt: skip
 _NAME_WORD = re.compile(
     r"(?:[^\W\d_]\.)+|[^\W\d_][^\W\d_'’]*(?:[-'’][^\W\d_]+)*\.?"
 )  # "A.", "Ken-ichi", "O'Neil"
@@ -142,7 +142,7 @@ def _words(seg: list[Token]) -> list[list[Token]]:
 
 def _name_word(word: list[Token], inner: bool) -> bool:
     text = "".join(t.text for t in word)
-    if inner and text in _PARTICLES:
+    if inner and text in name_particles():
         return True
     return text[:1].isupper() and _NAME_WORD.fullmatch(text) is not None
 

@@ -25,8 +25,6 @@ from .words import word_quantities, word_values
 
 __all__ = ["NUM", "find_values"]
 
-_SINGLE_LETTER_SCALES = {"k", "K", "m", "M", "b", "B", "T"}
-
 
 def _alt(words: list[str]) -> str:
     """A regex alternation of ``words`` as a trie ("A(?:ED|UD)|B(?:RL|...)"), longest match first.
@@ -61,9 +59,20 @@ _NUM_EU = (
     r"|\d{1,3}(?:[ \u00a0]\d{3})+(?:,\d{1,2})?(?![\d,])|\d{1,3}(?:['’]\d{3})+,\d{1,2}(?![\d,])|\d+,\d{1,2}(?![\d,])"
 )
 _EU_RE = lazy_re(_NUM_EU)
-_SCALE = (
-    r"(?i:thousand|million|billion|trillion|bln|mln|mil|mn|bn|tn|trn|crores?|lakhs?|lacs?|cr)|MM|[kKmMbBT]"
-)
+
+
+def _scale_source() -> str:
+    """The scale words of ``scales.json``: any case, but for the abbreviations read only as written."""
+    exact = lexicon.SCALE_CASE_SENSITIVE
+    words = [w for w in lexicon.SCALE_WORDS if w not in {e.lower() for e in exact}]
+    letters = "".join(sorted(e for e in exact if len(e) == 1))
+    return f"(?i:{_alt(words)})|{_alt([e for e in exact if len(e) > 1])}|[{letters}]"
+
+
+def _single_letter(scale: str | None) -> bool:
+    return scale is not None and len(scale) == 1 and scale in lexicon.SCALE_CASE_SENSITIVE
+
+
 _PCT = r"(?:(?i:wt|vol|mol|w/w|v/v)\.?\s?)?%|(?i:per\s?cent|percent|pct)\b"  # "6.8 wt.%": mass and volume percent are percentages
 _POINTS = r"(?i:percentage[-\s]points?|percent(?:age)?\s+pts?|pp|ppts?|p\.p\.|basis[-\s]points?|bps|bp)\b"
 _UNIT = r"(?i:points?|pts|x)\b"
@@ -96,7 +105,9 @@ def _amount_source() -> str:
         + r")(?![^\W\d_]))"
         r"(?:" + _NUM_EU + r"))|" + NUM + r")"
         r"(?:\s?(?:-|–|—)\s?(?:" + cur_pre + r")?\s?(?P<num_hi>" + NUM + r"))?"
-        r"(?:(?P<scale_gap>\s?|-)(?P<scale>" + _SCALE + r")(?![^\W\d_]))?"  # "269 Kč" is not 269 thousand
+        r"(?:(?P<scale_gap>\s?|-)(?P<scale>"
+        + _scale_source()
+        + r")(?![^\W\d_]))?"  # "269 Kč" is not 269 thousand
         r"(?:\s?(?P<cur_post>" + cur_post + r")(?![^\W\d_])(?!\s?\d))?"
         r"(?:\s?(?P<points>" + _POINTS + r")|\s?(?P<pct>" + _PCT + r")|\s?(?P<unit>" + _UNIT + r")"
         r"|\s?(?P<deg>°\s?[CF]\b|°|(?i:degrees?(?:\s+(?:Celsius|Fahrenheit|C|F))?)\b))?"
@@ -179,7 +190,7 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     if scale_raw == "m" and currency is None and per_follows(text, m.end()):
         scale_raw = None  # "9.8m/s2": metres per something, not millions
         end = m.start("scale") - len(m.group("scale_gap") or "")
-    if scale_raw in _SINGLE_LETTER_SCALES and currency is None and m.group("scale_gap"):
+    if _single_letter(scale_raw) and currency is None and m.group("scale_gap"):
         # "5 m" without a currency is metres (or nothing): keep the number, not the letter.
         metre = scale_raw == "m" and m.group("scale_gap") == " " and measured_after(text, m.end())
         scale_raw = None
@@ -188,14 +199,14 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         scale_raw = None
         end = m.start("scale") - len(m.group("scale_gap") or "")
     if (
-        scale_raw in _SINGLE_LETTER_SCALES
+        _single_letter(scale_raw)
         and currency is None
         and not m.group("scale_gap")
         and re.match(r"\s+[A-Z]", text[m.end() : m.end() + 2])
     ):
         return None  # "221B Baker Street": a house number, not 221 billion
     if (
-        scale_raw in _SINGLE_LETTER_SCALES
+        _single_letter(scale_raw)
         and currency is None
         and not m.group("scale_gap")
         and re.fullmatch(r"(?:1[89]|20)\d{2}", num_s)

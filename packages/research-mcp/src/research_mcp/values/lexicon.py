@@ -26,6 +26,7 @@ __all__ = [
     "CURRENCY_SYMBOLS",
     "FACTORS",
     "SCALES",
+    "SCALE_CASE_SENSITIVE",
     "SCALE_WORDS",
     "UNIT_SYMBOLS",
     "UNIT_WORDS",
@@ -53,6 +54,7 @@ FACTORS: dict[str, float]
 # The scales offered as guesses for an unscaled number (Indian numbering is read, never guessed).
 SCALES: dict[str, float]
 SCALE_WORDS: dict[str, str]
+SCALE_CASE_SENSITIVE: frozenset[str]  # "MM", "k", "T": read only as written
 CURRENCY_CODES: frozenset[str]
 CURRENCY_SYMBOLS: dict[str, str]
 CURRENCY_NAMES: dict[str, str]
@@ -87,6 +89,7 @@ def _load_all() -> None:
         FACTORS=factors,
         SCALES={k: factors[k] for k in ("thousand", "million", "billion", "trillion")},
         SCALE_WORDS=dict(scales["words"]),
+        SCALE_CASE_SENSITIVE=frozenset(scales["case_sensitive"]),
         CURRENCY_CODES=frozenset(currencies["codes"]),
         CURRENCY_SYMBOLS=dict(currencies["symbols"]),
         CURRENCY_NAMES=dict(currencies["names"]),
