@@ -37,7 +37,7 @@ figures: setup
 		tests/test_hardening_faults.py tests/test_hardening_urls.py tests/test_papers_faults.py --junitxml=.bench/hardening.xml
 	$(RUN) python tests/support/figures.py .bench/figures.jsonl .bench/hardening.xml
 
-.PHONY: install-check clients inspect
+.PHONY: install-check clients inspect bundles
 
 install-check: setup
 	$(RUN) pytest tests/test_install.py -q
@@ -50,6 +50,10 @@ inspect: setup
 
 wheels: setup
 	$(RUN) python tests/support/wheels.py
+
+# An MCP Bundle per server in dist/bundles/, and packages/<server>/server.json (needs Node.js >= 20).
+bundles: setup
+	$(RUN) python examples/bundles/build.py
 
 clean:
 	rm -rf .venv dist .pytest_cache .mypy_cache .ruff_cache

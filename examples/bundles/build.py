@@ -192,7 +192,8 @@ def server_json(dist: Distribution, server: ServerSpec) -> dict[str, Any]:
 
 def uv(*args: str, cwd: Path) -> str:
     """Run the workspace's uv (``python -m uv``); its stdout, or SystemExit with its stderr."""
-    done = subprocess.run(
+    # Fixed programs; the arguments are this script's own paths and names, never outside input.
+    done = subprocess.run(  # noqa: S603
         [sys.executable, "-m", "uv", *args], cwd=cwd, capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
@@ -225,9 +226,7 @@ def stage_bundle(dist: Distribution, server: ServerSpec, tools: list[dict[str, s
     wheels = stage / "wheels"
     wheels.mkdir(parents=True)
     built = {pkg: build_wheel(pkg, wheels) for pkg in (SHARED, server.name)}
-    sources = "".join(
-        f'{pkg} = {{ path = "wheels/{wheel.name}" }}\n' for pkg, wheel in sorted(built.items())
-    )
+    sources = "".join(f'{pkg} = {{ path = "wheels/{wheel.name}" }}\n' for pkg, wheel in sorted(built.items()))
     deps = [f"{pkg}=={project_metadata(pkg)['version']}" for pkg in sorted(built)]
     (stage / "pyproject.toml").write_text(
         "# The environment the host builds for this bundle (MCPB server type uv): this server's wheel and\n"
@@ -260,7 +259,7 @@ def mcpb_cli() -> Path:
     npm = shutil.which("npm")
     if npm is None:
         raise SystemExit("make bundles needs Node.js >= 20 and npm (for the MCPB CLI)")
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE, check=True)
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE, check=True)  # noqa: S603
     return cli
 
 
@@ -282,11 +281,12 @@ def build(out: Path, registry_out: Path | None) -> list[Path]:
             stage = Path(tmp) / server.name
             stage_bundle(dist, server, tools, stage)
             target = out / f"{server.name}-{version}.mcpb"
-            subprocess.run([str(cli), "pack", str(stage), str(target)], check=True, stdout=subprocess.DEVNULL)
+            pack = [str(cli), "pack", str(stage), str(target)]
+            subprocess.run(pack, check=True, stdout=subprocess.DEVNULL)  # noqa: S603
         bundles.append(target)
         if registry_out is not None:
             write_json(registry_out / server.name / "server.json", server_json(dist, server))
-        sys.stderr.write(f"{target.relative_to(out.parent) if out.parent in target.parents else target}\n")
+        sys.stderr.write(f"built {target}\n")
     return bundles
 
 
