@@ -40,7 +40,7 @@ figures: setup
 .PHONY: install-check clients inspect bundles
 
 install-check: setup
-	$(RUN) pytest tests/test_install.py -q
+	$(RUN) pytest tests/test_install.py tests/test_install_bundles.py -q
 
 clients: setup
 	$(RUN) pytest tests/test_clients_examples.py tests/test_clients_shutdown.py tests/test_clients_typescript.py tests/test_clients_demo.py -q
