@@ -99,10 +99,11 @@ def registry_name(dist: Distribution, server: ServerSpec) -> str:
 
 
 async def _list_tools(module: str) -> list[dict[str, str]]:
-    env = {**get_default_environment(), "PAPERS_MCP_HOME": tempfile.mkdtemp(prefix="bundle-tools-")}
-    params = StdioServerParameters(command=sys.executable, args=["-m", module], env=env)
-    async with Client(params, read_timeout_seconds=120) as client:
-        tools = (await client.list_tools()).tools
+    with tempfile.TemporaryDirectory(prefix="bundle-tools-") as home:  # listing tools writes nothing
+        env = {**get_default_environment(), "PAPERS_MCP_HOME": home}
+        params = StdioServerParameters(command=sys.executable, args=["-m", module], env=env)
+        async with Client(params, read_timeout_seconds=120) as client:
+            tools = (await client.list_tools()).tools
     return [{"name": tool.name, "description": tool.description or ""} for tool in tools]
 
 
