@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema  # type: ignore[import-untyped]
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment
 
@@ -264,6 +265,19 @@ def mcpb_cli() -> Path:
     return cli
 
 
+def check_server_json(entry: Mapping[str, Any]) -> None:
+    """Refuse to write an entry the registry would reject (its schema, vendored in registry/)."""
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    checker = jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in checker.iter_errors(entry)
+    ]
+    if errors:
+        raise SystemExit(
+            f"server.json for {entry.get('name')} does not fit the registry schema:\n" + "\n".join(errors)
+        )
+
+
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -272,6 +286,9 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
 def build(out: Path, registry_out: Path | None) -> list[Path]:
     """Build every bundle into ``out``; write each server.json under ``registry_out/<server>/``."""
     dist = load_distribution()
+    entries = {server.name: server_json(dist, server) for server in dist.servers}
+    for entry in entries.values():
+        check_server_json(entry)  # before anything is built
     cli = mcpb_cli()
     out.mkdir(parents=True, exist_ok=True)
     bundles = []
@@ -285,9 +302,10 @@ def build(out: Path, registry_out: Path | None) -> list[Path]:
             pack = [str(cli), "pack", str(stage), str(target)]
             subprocess.run(pack, check=True, stdout=subprocess.DEVNULL)  # noqa: S603
         bundles.append(target)
-        if registry_out is not None:
-            write_json(registry_out / server.name / "server.json", server_json(dist, server))
         sys.stderr.write(f"built {target}\n")
+    if registry_out is not None:
+        for name, entry in entries.items():
+            write_json(registry_out / name / "server.json", entry)
     return bundles
 
 
