@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
-from support.servers import REPO_ROOT, child_environment, server_client
+from support.servers import REPO_ROOT, child_environment
 from support.wheels import PACKAGES, build_wheel
 
 pytestmark = pytest.mark.anyio
@@ -205,8 +205,8 @@ async def test_uvx_from_the_wheel_serves_mcp_on_its_own(
         tool = OFFLINE_BAD_CALLS[server]
         bad = CALLS[server][tool]["invalid"]
         result = await client.call_tool(tool, bad["arguments"])
-    async with server_client(server.replace("-", "_"), {"PAPERS_MCP_HOME": str(tmp_path / "ws")}) as ws:
-        assert listed == [t.name for t in (await ws.list_tools()).tools]
+    # The tools the client tests' call table covers (tests/test_clients_typescript.py keeps it complete).
+    assert set(listed) == set(CALLS[server])
     assert result.is_error
     text = result.content[0].text if isinstance(result.content[0], TextContent) else ""
     match = SEED_ERROR.match(text)

@@ -30,7 +30,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 from support.arxiv_replay import Replay
-from support.servers import REPO_ROOT, server_client
+from support.servers import REPO_ROOT
 
 pytestmark = pytest.mark.anyio
 
@@ -43,6 +43,7 @@ PERSONAL_SETTINGS = {
 }
 SENSITIVE = {"s2_api_key"}
 SEED_ERROR = re.compile(r"^Error: (?P<code>[A-Z_]+): \S")
+CALLS = json.loads((REPO_ROOT / "tests" / "ts-client" / "calls.json").read_text())
 
 
 def version_of(server: str) -> str:
@@ -207,11 +208,9 @@ async def test_unpacked_bundle_starts_as_the_manifest_says_and_lists_its_tools(
         if server == "papers-mcp":
             read = await client.call_tool("query-paper", {"arxivID": "1706.03762", "level": "abstract"})
             assert not read.is_error and "Attention Is All You Need" in str(read.content[0]), read.content
-    async with server_client(SERVERS[server], {"PAPERS_MCP_HOME": str(tmp_path / "ws")}) as workspace:
-        expected = [
-            {"name": t.name, "description": t.description} for t in (await workspace.list_tools()).tools
-        ]
-    assert tools == expected == manifest["tools"]
+    assert tools == manifest["tools"]
+    # The tools the client tests' call table covers (tests/test_clients_typescript.py keeps it complete).
+    assert {t["name"] for t in tools} == set(CALLS[server])
     text = bad.content[0].text if isinstance(bad.content[0], TextContent) else ""
     assert bad.is_error and SEED_ERROR.match(text), text
     if server == "papers-mcp":
