@@ -38,10 +38,10 @@ figures: setup
 		tests/test_hardening_faults.py tests/test_hardening_urls.py tests/test_papers_faults.py --junitxml=.bench/hardening.xml
 	$(RUN) python tests/support/figures.py .bench/figures.jsonl .bench/hardening.xml
 
-.PHONY: install-check clients inspect
+.PHONY: install-check clients inspect bundles
 
 install-check: setup
-	$(RUN) pytest tests/test_install.py -q
+	$(RUN) pytest tests/test_install.py tests/test_install_bundles.py -q
 
 clients: setup
 	$(RUN) pytest tests/test_clients_examples.py tests/test_clients_shutdown.py tests/test_clients_typescript.py tests/test_clients_demo.py -q
@@ -51,6 +51,10 @@ inspect: setup
 
 wheels: setup
 	$(RUN) python tests/support/wheels.py
+
+# An MCP Bundle per server in dist/bundles/, and packages/<server>/server.json (needs Node.js >= 20).
+bundles: setup
+	$(RUN) python examples/bundles/build.py
 
 clean:
 	rm -rf .venv dist .pytest_cache .mypy_cache .ruff_cache

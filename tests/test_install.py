@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -19,7 +20,9 @@ from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.types import TextContent
 from support.servers import REPO_ROOT, child_environment
+from support.wheels import PACKAGES, build_wheel
 
 pytestmark = pytest.mark.anyio
 
@@ -163,3 +166,48 @@ def test_uvx_from_the_package_directory_runs_the_server(server: str, tmp_path: P
     )
     assert done.returncode == 0, f"uvx --from ./packages/{server} failed:\n{done.stderr[-3000:]}"
     assert done.stdout.strip().startswith(f"{server} "), done.stdout
+
+
+# The path a user takes once the packages are published: ``uvx --from <wheel>``. Each server's wheel
+# and mcp-shared's are built on their own and run from a folder outside the workspace, with uv's
+# configuration files and installed tools ignored, so the environment holds only these wheels and
+# what the package index serves for their requirements.
+OFFLINE_BAD_CALLS = {"papers-mcp": "query-paper", "research-mcp": "entity-extract"}
+CALLS = json.loads((REPO_ROOT / "tests" / "ts-client" / "calls.json").read_text())
+SEED_ERROR = re.compile(r"^Error: (?P<code>[A-Z_]+): \S")
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("wheels")
+    return {package: build_wheel(package, out) for package in PACKAGES}
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_uvx_from_the_wheel_serves_mcp_on_its_own(
+    wheels: dict[str, Path], server: str, tmp_path: Path
+) -> None:
+    wheel = wheels[server]
+    version = wheel.name.split("-")[1]
+    args = ["-m", "uv", "tool", "run", "--isolated", "--no-config", "--python", sys.executable]
+    args += ["--from", str(wheel), "--with", str(wheels["mcp-shared"]), server]
+    # This machine's environment (uv reaches the index with its certificates and proxies), less the
+    # workspace's virtual environment; arXiv unreachable: the bad call must be answered before
+    # anything would go to the network.
+    env = {key: value for key, value in os.environ.items() if key != "VIRTUAL_ENV"}
+    env |= {"UV_TOOL_DIR": str(tmp_path / "tools"), "PAPERS_MCP_HOME": str(tmp_path / "home")}
+    env["PAPERS_MCP_ARXIV_API_URL"] = "http://127.0.0.1:9/api/query"
+    params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=tmp_path)
+    async with Client(params, read_timeout_seconds=300) as client:
+        assert client.server_info is not None
+        assert (client.server_info.name, client.server_info.version) == (server, version)
+        listed = [tool.name for tool in (await client.list_tools()).tools]
+        tool = OFFLINE_BAD_CALLS[server]
+        bad = CALLS[server][tool]["invalid"]
+        result = await client.call_tool(tool, bad["arguments"])
+    # The tools the client tests' call table covers (tests/test_clients_typescript.py keeps it complete).
+    assert set(listed) == set(CALLS[server])
+    assert result.is_error
+    text = result.content[0].text if isinstance(result.content[0], TextContent) else ""
+    match = SEED_ERROR.match(text)
+    assert match and match["code"] == bad["code"], f"{server} {tool}: {text!r}"

@@ -12,8 +12,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("mcp-shared", "papers-mcp", "research-mcp")
 
 
-def wheel_requirements(package: str, out_dir: Path) -> list[str]:
-    """``uv build --package <package> --wheel`` and the Requires-Dist lines of the result."""
+def build_wheel(package: str, out_dir: Path) -> Path:
+    """``uv build --package <package> --wheel`` into ``out_dir``; the wheel's path."""
     subprocess.run(
         [
             sys.executable,
@@ -30,7 +30,12 @@ def wheel_requirements(package: str, out_dir: Path) -> list[str]:
         cwd=REPO_ROOT,
         check=True,
     )
-    wheel = next(out_dir.glob(f"{package.replace('-', '_')}-*.whl"))
+    return next(out_dir.glob(f"{package.replace('-', '_')}-*.whl"))
+
+
+def wheel_requirements(package: str, out_dir: Path) -> list[str]:
+    """The Requires-Dist lines of ``package``'s wheel, built on its own."""
+    wheel = build_wheel(package, out_dir)
     with zipfile.ZipFile(wheel) as zf:
         meta_name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
         meta = zf.read(meta_name).decode()
