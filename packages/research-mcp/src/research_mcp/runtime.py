@@ -1,8 +1,8 @@
 """One server's state (settings, caches, the spaCy pipeline) and the core of each tool.
 
-The single tools (``server.py``) and the batch tools (``batch_tools.py``) both call these
-methods, so an item of a batch and a single call give the same result and share a cache
-entry. spaCy work runs in a worker thread, one parse at a time (``nlp`` objects are not
+Each tool's spec (``tools.py``) calls these methods, and ``batching.py`` makes the single and the
+batch tool from the spec, so an item of a batch and a single call give the same result and share a
+cache entry. spaCy work runs in a worker thread, one parse at a time (``nlp`` objects are not
 meant to be used from several threads at once); batches parse all their texts through
 ``nlp.pipe`` in chunks.
 """
@@ -22,9 +22,8 @@ from mcp_shared.fleet import RedisStore
 from .caches import Caches
 from .citations import has_transient_failures, validate_citations
 from .conflicts import FactInput, Tolerance, detect_conflicts
-from .entities import extract_entities, normalise_entity_types, prepare_text
+from .entities import normalise_entity_types
 from .facts import extract_from_doc
-from .markup import mask_markup
 from .models import CitationIn
 from .nlp import load_nlp
 from .settings import Settings
@@ -115,7 +114,7 @@ class Runtime:
                 await progress(len(docs), total or len(texts), f"parsed {len(docs)}/{len(texts)} texts")
         return docs
 
-    async def _cached(
+    async def cached(
         self, cache_name: str, key: str, compute: Callable[[], Awaitable[T]], use_cache: bool
     ) -> Lookup[T]:
         if not use_cache:
@@ -157,23 +156,6 @@ class Runtime:
             doc, source_url=source_url, source_metadata=source_metadata, source_text=source_text
         )
 
-    async def fact_extract(
-        self,
-        text: str,
-        source_url: str | None,
-        source_metadata: Mapping[str, Any] | None,
-        use_cache: bool = True,
-    ) -> Lookup[dict[str, Any]]:
-        text = self.check_text(text)
-
-        async def compute() -> dict[str, Any]:
-            docs = await self.parse([mask_markup(text)])  # a paper's math and citations are not prose
-            return self.facts_from_doc(docs[0], source_url, source_metadata, text)
-
-        return await self._cached(
-            "factCache", self.fact_key(text, source_url, source_metadata), compute, use_cache
-        )
-
     # ------------------------------------------------------------------ entity-extract
 
     @staticmethod
@@ -187,20 +169,6 @@ class Runtime:
     def entity_key(text: str, types: Sequence[str], extract_relations: bool) -> str:
         return cache_key(
             tool="entity-extract", text=text, entity_types=sorted(types), extract_relations=extract_relations
-        )
-
-    async def entity_extract(
-        self, text: str, entity_types: Sequence[str] | None, extract_relations: bool, use_cache: bool = True
-    ) -> Lookup[dict[str, Any]]:
-        text = self.check_text(text)
-        types = self.entity_types(entity_types)
-
-        async def compute() -> dict[str, Any]:
-            docs = await self.parse([prepare_text(text)])
-            return extract_entities(docs[0], types, extract_relations, source_text=text)
-
-        return await self._cached(
-            "entityCache", self.entity_key(text, types, extract_relations), compute, use_cache
         )
 
     # ------------------------------------------------------------------ source-rate
@@ -242,7 +210,7 @@ class Runtime:
                 ) from exc
 
         key = cache_key(tool="source-rate", source_url=url, source_type=kind, metadata=metadata)
-        return await self._cached("sourceRatingCache", key, compute, use_cache)
+        return await self.cached("sourceRatingCache", key, compute, use_cache)
 
     # ------------------------------------------------------------------ citation-validate
 
@@ -278,7 +246,7 @@ class Runtime:
             check_accuracy=check_accuracy,
         )
         try:
-            return await self._cached("citationCache", key, compute, use_cache)
+            return await self.cached("citationCache", key, compute, use_cache)
         except _Uncached as uncached:
             return Lookup(uncached.result, False)
 
@@ -314,4 +282,4 @@ class Runtime:
             facts=[f.model_dump(mode="json") for f in facts],
             tolerance=tol.model_dump(mode="json"),
         )
-        return await self._cached("conflictCache", key, compute, use_cache)
+        return await self.cached("conflictCache", key, compute, use_cache)
