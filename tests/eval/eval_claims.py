@@ -25,13 +25,44 @@ from pathlib import Path
 from typing import Any
 
 from research_mcp.citations import check_accuracy
-from research_mcp.claims import judge_claim
+from research_mcp.claims import claim_features, judge_claim
+
+sys.path.insert(0, str(Path(__file__).parent))
+from claims_model import verdict_model
 
 DATA = Path(__file__).parent / "data" / "claims" / "cases.jsonl"
 LABELS = ("supported", "contradicted", "not_found")
 WORD = re.compile(r"[a-z0-9]+")
 SENT = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
-STOP = set("a an and are as at be by for from has have in is it its of on or that the to was were with".split())
+STOP = set(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "to",
+        "was",
+        "were",
+        "with",
+    ]
+)
 
 Prediction = tuple[str | None, list[tuple[int, int]]]
 
@@ -45,9 +76,12 @@ def ours(case: dict[str, Any]) -> Prediction:
     return r["verdict"], [(e["start"], e["end"]) for e in r["evidence"]]
 
 
-def ours_rules(case: dict[str, Any]) -> Prediction:
-    r = judge_claim(case["claim"], case["source"], rules=True)
-    return r["verdict"], [(e["start"], e["end"]) for e in r["evidence"]]
+def trained(case: dict[str, Any]) -> Prediction:
+    """The logistic regression over the judge's features (claims_model.py), evidence as ours."""
+    model = verdict_model()
+    assert model is not None, "run tests/eval/data/claims/train_verdict.py first"
+    probs = model.predict(claim_features(case["claim"], case["source"]))
+    return max(probs, key=lambda k: probs[k]), ours(case)[1]
 
 
 def today(case: dict[str, Any]) -> Prediction:
@@ -106,18 +140,18 @@ def score(cases: list[dict[str, Any]], preds: list[Prediction]) -> dict[str, Any
 def table(title: str, cases: list[dict[str, Any]], results: dict[str, list[Prediction]]) -> None:
     print(f"\n--- {title}: {len(cases)} cases " + str(dict(Counter(c["label"] for c in cases))))
     head = "  ".join(f"{lab[:12]:>12} P/R" for lab in LABELS)
-    print(f"  {'system':<22} {'acc':>6} {'answered':>8} {'evid.hit':>8}  {head}")
+    print(f"  {'system':<24} {'acc':>6} {'answered':>8} {'evid.hit':>8}  {head}")
     for name, preds in results.items():
         s = score(cases, preds)
         per = "  ".join(f"{p:7.1%}/{r:6.1%}" for p, r in s["per"].values())
-        print(f"  {name:<22} {s['accuracy']:6.1%} {s['answered']:8.1%} {s['evidence_hit']:8.1%}  {per}")
+        print(f"  {name:<24} {s['accuracy']:6.1%} {s['answered']:8.1%} {s['evidence_hit']:8.1%}  {per}")
 
 
 def main(verbose: bool) -> int:
     cases = load_cases()
     systems: dict[str, Callable[[dict[str, Any]], Prediction]] = {
         "judge_claim (ours)": ours,
-        "judge_claim, rules": ours_rules,
+        "trained LR (not adopted)": trained,
         "today's check_accuracy": today,
         "word overlap": overlap,
     }
@@ -127,7 +161,9 @@ def main(verbose: bool) -> int:
         results[name] = [fn(c) for c in cases]
         print(f"{name}: {time.perf_counter() - t0:.2f} s for {len(cases)} cases")
 
-    def part(keep: Callable[[int, dict[str, Any]], bool]) -> tuple[list[dict[str, Any]], dict[str, list[Prediction]]]:
+    def part(
+        keep: Callable[[int, dict[str, Any]], bool],
+    ) -> tuple[list[dict[str, Any]], dict[str, list[Prediction]]]:
         idx = [i for i, c in enumerate(cases) if keep(i, c)]
         return [cases[i] for i in idx], {k: [v[i] for i in idx] for k, v in results.items()}
 
@@ -144,7 +180,9 @@ def main(verbose: bool) -> int:
             if i % 2 == 0 and verdict != c["label"]:
                 r = judge_claim(c["claim"], c["source"])
                 ev = r["evidence"][0]["text"][:160] if r["evidence"] else ""
-                print(f"  {c['id']} gold {c['label']} got {verdict}: {c['claim'][:120]}\n      {r['reason']}\n      > {ev}")
+                print(
+                    f"  {c['id']} gold {c['label']} got {verdict}: {c['claim'][:120]}\n      {r['reason']}\n      > {ev}"
+                )
     return 0
 
 

@@ -10,14 +10,13 @@ number of citations.
 looks each citation's DOI up in the scholarly record (``crossref.py``): registered or not,
 retracted, corrected, under an expression of concern, and whether the given title, author and
 year are the registered ones (``doi_match.py``). A DOI link in ``url`` is checked there rather
-than fetched. ``check_accuracy`` also reads the page and checks that the claim's numbers and
-capitalised names appear in it.
+than fetched. ``check_accuracy`` also reads the page (or the citation's ``source_text``) and judges
+the claim against it (``claims``: a verdict, the evidence passages, the numbers compared by value).
 """
 
 from __future__ import annotations
 
 import calendar
-import html
 import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
@@ -25,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from .claims import judge_claim
+from .claims.source import SourceText, Unreadable, read_body
 from .doi_match import (
     CONCERN_TYPES,
     CORRECTION_TYPES,
@@ -225,15 +226,6 @@ def _static_issues(
     return issues
 
 
-def _page_text(body: bytes, content_type: str | None) -> str:
-    text = body.decode("utf-8", errors="replace")
-    if content_type is None or "html" in content_type or "<html" in text[:2000].lower():
-        text = re.sub(r"(?is)<(script|style|noscript)\b.*?</\1>", " ", text)
-        text = re.sub(r"(?s)<[^>]+>", " ", text)
-        text = html.unescape(text)
-    return re.sub(r"\s+", " ", text)
-
-
 def _number_variants(number: str) -> set[str]:
     plain = number.replace(",", "")
     out = {number, plain}
@@ -430,6 +422,64 @@ def has_transient_failures(result: dict[str, Any]) -> bool:
     return any(x["issue"] == "doi_unverified" for x in result["issues"])
 
 
+def unverifiable(reason: str) -> dict[str, Any]:
+    """The accuracy of a claim whose source could not be read: no verdict on the claim itself."""
+    return {
+        "checked": False,
+        "verdict": "unverifiable",
+        "supported": False,
+        "reason": reason,
+        "evidence": [],
+        "numbers": [],
+    }
+
+
+def accuracy(
+    claim: str, source: SourceText, entities: Sequence[str] | None = None, *, truncated: bool = False
+) -> dict[str, Any]:
+    """``citations[i].accuracy``: the verdict on the claim with its evidence, and the terms found (as before)."""
+    terms = check_accuracy(claim, source.text, entities)
+    judged = judge_claim(claim, source.text)
+    return {
+        **{k: v for k, v in terms.items() if k != "supported"},
+        **judged,
+        "source_kind": source.kind,
+        "page_truncated": truncated,
+    }
+
+
+def accuracy_issues(index: int, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """A contradicted or not-found claim is a warning, with the passage to look at."""
+    verdict = result.get("verdict")
+    if verdict not in ("contradicted", "not_found"):
+        return []
+    evidence = result.get("evidence") or []
+    where = (
+        f" (nearest passage at {evidence[0]['start']}-{evidence[0]['end']}: {evidence[0]['text'][:160]!r})"
+        if evidence
+        else ""
+    )
+    if verdict == "contradicted":
+        return [
+            _issue(
+                index,
+                "claim",
+                "contradicted_by_source",
+                "warning",
+                f"the source contradicts the claim: {result['reason']}{where}",
+            )
+        ]
+    return [
+        _issue(
+            index,
+            "claim",
+            "not_found_in_source",
+            "warning",
+            f"the source does not state the claim: {result['reason']}{where}",
+        )
+    ]
+
+
 async def _network_checks(
     index: int,
     c: CitationIn,
@@ -460,27 +510,33 @@ async def _network_checks(
         )
     if want_accuracy:
         if fetched.reachable:
-            result = check_accuracy(c.claim, _page_text(fetched.body, fetched.content_type), entities)
-            result["page_truncated"] = fetched.truncated
-            details["accuracy"] = result
-            if result["supported"] is False:
-                missing = result["numbers_missing"] + result["entities_missing"]
-                issues.append(
-                    _issue(
-                        index,
-                        "claim",
-                        "not_found_in_source",
-                        "warning",
-                        f"the page does not contain: {', '.join(missing[:10])}",
-                    )
-                )
+            try:
+                source = read_body(fetched.body, fetched.content_type)
+            except Unreadable as exc:
+                details["accuracy"] = unverifiable(str(exc))
+            else:
+                details["accuracy"] = accuracy(c.claim, source, entities, truncated=fetched.truncated)
+                issues.extend(accuracy_issues(index, details["accuracy"]))
         else:
-            details["accuracy"] = {
-                "checked": False,
-                "supported": None,
-                "reason": "the page could not be fetched",
-            }
+            why = fetched.error or f"the URL answered HTTP {fetched.status_code}"
+            details["accuracy"] = unverifiable(f"the page could not be fetched: {why}")
     return details, issues
+
+
+def _given_text_accuracy(
+    index: int,
+    c: CitationIn,
+    found: tuple[dict[str, Any], list[dict[str, Any]]],
+    entities: Sequence[str] | None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The claim judged on the caller's ``source_text``; or why there is no page to judge it on."""
+    details, issues = found
+    if c.source_text is not None:
+        result = accuracy(c.claim, SourceText(c.source_text, "source_text"), entities)
+        return {**details, "accuracy": result}, issues + accuracy_issues(index, result)
+    if "accuracy" not in details:
+        return {**details, "accuracy": unverifiable("no valid URL to read and no source_text")}, issues
+    return found
 
 
 async def validate_citations(
@@ -517,9 +573,9 @@ async def validate_citations(
     if verify_urls or check_accuracy:
         limiter = anyio.Semaphore(CONCURRENT_FETCHES)
 
-        async def run(i: int, c: CitationIn) -> None:
+        async def run(i: int, c: CitationIn, read_page: bool) -> None:
             names = claim_entities[i] if claim_entities is not None else None
-            network[i] = await _network_checks(i, c, settings, verify_urls, check_accuracy, limiter, names)
+            network[i] = await _network_checks(i, c, settings, verify_urls, read_page, limiter, names)
 
         async def run_doi(i: int, c: CitationIn, doi: str, resolver: DoiResolver) -> None:
             check, found = await _doi_checks(i, c, doi, resolver)
@@ -535,18 +591,22 @@ async def validate_citations(
                 url_ok = _present(c.url) and not any(
                     x["field"] == "url" and x["severity"] == "error" for x in static[i]
                 )
+                read_page = check_accuracy and c.source_text is None  # the caller's text is never fetched
                 if (
                     url_ok
                     and doi is not None
-                    and not check_accuracy
+                    and not read_page
                     and (_doi_link(c.url) or "").lower() == doi.lower()
                 ):
                     reason = "a DOI link: checked against the scholarly record (see doi_check)"
                     network[i] = ({"url_check": {"checked": False, "reason": reason}}, [])
-                elif url_ok:
-                    tg.start_soon(run, i, c)
+                elif url_ok and (verify_urls or read_page):
+                    tg.start_soon(run, i, c, read_page)
                 elif verify_urls:
                     network[i] = ({"url_check": {"checked": False, "reason": "no valid URL to check"}}, [])
+    if check_accuracy:
+        for i, c in enumerate(citations):
+            network[i] = _given_text_accuracy(i, c, network[i], claim_entities[i] if claim_entities else None)
     complete = 0
     for i, c in enumerate(citations):
         details, net_issues = network[i]

@@ -25,8 +25,16 @@ COVIDFACT = "ceeb613cde5a6c19dea4f2c165654e510ff52b10"
 SCIFACT_PATH = "RTE-scifact/train.tsv"
 COVIDFACT_PATH = "RTE-covidfact/train.tsv"
 PER_CLASS = {"scifact": 50, "covidfact": 40, "healthver": 30}
-NOT_FOUND = {"healthver": 80, "scifact": 20, "covidfact": 20}  # the last two: claim with other claims' passages
-NUMERIC = {"scifact": 15, "covidfact": 25, "healthver": 12}  # of each class's draw, claims with a number come first
+NOT_FOUND = {
+    "healthver": 80,
+    "scifact": 20,
+    "covidfact": 20,
+}  # the last two: claim with other claims' passages
+NUMERIC = {
+    "scifact": 15,
+    "covidfact": 25,
+    "healthver": 12,
+}  # of each class's draw, claims with a number come first
 DISTRACTORS = 3
 # the verdict model's training draw (train.jsonl), per dataset and class
 TRAIN_PER_CLASS = {
@@ -106,7 +114,10 @@ def _write(path: Path, cases: list[dict[str, object]]) -> None:
 
 
 def _pages(
-    chosen: list[tuple[str, dict[str, str], bool]], pool: dict[str, list[str]], rng: random.Random, prefix: str
+    chosen: list[tuple[str, dict[str, str], bool]],
+    pool: dict[str, list[str]],
+    rng: random.Random,
+    prefix: str,
 ) -> list[dict[str, object]]:
     """Each claim with its source: its labelled passage (unless left off) among three of another dataset."""
     cases: list[dict[str, object]] = []
@@ -151,20 +162,27 @@ def main(hv_git: str, cf_git: str) -> None:
         if name == "healthver":
             chosen += [(name, r, True) for r in _pick(data[name], "not_found", n, rng, used, NUMERIC[name])]
         else:  # a claim whose own passage is left off the page: its evidence is not in the source
-            rows = _pick(data[name], "supported", n // 2, rng, used) + _pick(data[name], "contradicted", n // 2, rng, used)
+            rows = _pick(data[name], "supported", n // 2, rng, used) + _pick(
+                data[name], "contradicted", n // 2, rng, used
+            )
             chosen += [(name, {**r, "label": "not_found"}, False) for r in rows]
     pool = {name: sorted({r["evidence"] for r in rows}) for name, rows in data.items()}
     _write(HERE / "cases.jsonl", _pages(chosen, pool, rng, ""))
     # the verdict model's training cases: other claims of the same splits, never a claim or a labelled
     # passage of the evaluation cases (COVID-Fact's counter-claims share their original's passage)
     held = {r["claim"] for _, r, _ in chosen} | {r["evidence"] for _, r, _ in chosen}
-    rest = {n: [r for r in rows if r["claim"] not in held and r["evidence"] not in held] for n, rows in data.items()}
+    rest = {
+        n: [r for r in rows if r["claim"] not in held and r["evidence"] not in held]
+        for n, rows in data.items()
+    }
     train: list[tuple[str, dict[str, str], bool]] = []
     for name, rows in rest.items():
         for label, n in TRAIN_PER_CLASS[name].items():
             train += [(name, r, True) for r in _pick(rows, label, n, rng, used, n // 3)]
     for name in ("scifact", "covidfact"):
-        rows = _pick(rest[name], "supported", 25, rng, used) + _pick(rest[name], "contradicted", 25, rng, used)
+        rows = _pick(rest[name], "supported", 25, rng, used) + _pick(
+            rest[name], "contradicted", 25, rng, used
+        )
         train += [(name, {**r, "label": "not_found"}, False) for r in rows]
     _write(HERE / "train.jsonl", _pages(train, pool, rng, "train-"))
 

@@ -1,4 +1,4 @@
-"""Train the verdict model shipped as research_mcp/data/claims_verdict.json, from ``train.jsonl``.
+"""Train the verdict model compared in eval_claims.py (``verdict_model.json`` here), from ``train.jsonl``.
 
 ``uv run --frozen python tests/eval/data/claims/train_verdict.py`` reads each training case through the
 judge (research_mcp.claims: its best passage and that passage's features), fits a multinomial
@@ -14,11 +14,10 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-
-from research_mcp.claims import _compute_features
+from research_mcp.claims import claim_features
 
 HERE = Path(__file__).parent
-OUT = Path(__file__).resolve().parents[4] / "packages/research-mcp/src/research_mcp/data/claims_verdict.json"
+OUT = HERE / "verdict_model.json"
 CLASSES = ("supported", "contradicted", "not_found")
 L2 = 0.01
 STEPS = 3000
@@ -27,7 +26,7 @@ RATE = 0.5
 
 def main() -> int:
     cases = [json.loads(line) for line in (HERE / "train.jsonl").read_text(encoding="utf-8").splitlines()]
-    rows = [_compute_features(c["claim"], c["source"]) for c in cases]
+    rows = [claim_features(c["claim"], c["source"]) for c in cases]
     names = sorted(rows[0])
     x = np.array([[r[n] for n in names] for r in rows], dtype=float)
     y = np.array([CLASSES.index(c["label"]) for c in cases])
@@ -53,7 +52,7 @@ def main() -> int:
     OUT.write_text(
         json.dumps(
             {
-                "about": "claims verdict model; trained by tests/eval/data/claims/train_verdict.py (see claims_verdict.md)",
+                "about": "trained by tests/eval/data/claims/train_verdict.py on train.jsonl (PROVENANCE.md)",
                 "classes": list(CLASSES),
                 "features": names,
                 "mean": [round(float(v), 6) for v in mean],

@@ -14,39 +14,74 @@ Results are cached per (claim, text); the text's index is shared by every claim 
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
-
-import math
 
 from ..values import Value
 from .numbers import DIFFERENT, EQUAL, NumberCheck, compare_numbers, values_in
 from .passages import STOP, WORD_RE, Passage, SourceIndex, content_stems, index_for, stem
 from .polarity import DOWN, UP, polarity
-from .verdict import verdict_model
 
-__all__ = ["judge_claim", "SUPPORTED", "CONTRADICTED", "NOT_FOUND", "UNVERIFIABLE"]
+__all__ = ["CONTRADICTED", "NOT_FOUND", "SUPPORTED", "UNVERIFIABLE", "judge_claim"]
 
 SUPPORTED = "supported"
 CONTRADICTED = "contradicted"
 NOT_FOUND = "not_found"
 UNVERIFIABLE = "unverifiable"
-# Thresholds on the share of the claim's weight a passage holds; chosen on the evaluation's dev half
-# (tests/eval/eval_claims.py, README "Decisions").
+# Thresholds on the share of the claim's idf-weighted words a passage holds; chosen on the evaluation's
+# dev half (tests/eval/eval_claims.py, README "Decisions").
 MIN_SUPPORT = 0.25
 MIN_CONTRADICT = 0.2
 EVIDENCE = 3
-FEATURES = (
-    "score subject unknown_words claim_words numbers_equal numbers_different numbers_absent opposite_direction "
-    "same_direction claim_negated source_negated negation_xor claim_null_effect source_null_effect "
-    "null_effect_xor rule_conflict"
-).split()
+FEATURES = [
+    "score",
+    "subject",
+    "unknown_words",
+    "claim_words",
+    "numbers_equal",
+    "numbers_different",
+    "numbers_absent",
+    "opposite_direction",
+    "same_direction",
+    "claim_negated",
+    "source_negated",
+    "negation_xor",
+    "claim_null_effect",
+    "source_null_effect",
+    "null_effect_xor",
+    "rule_conflict",
+]
 JUDGED = 5
 MAX_RESULTS = 2048
 SUBJECT_END = frozenset(
-    """is are was were be been has have had do does did can could may might will would shall should must
-    not no never""".split()
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "may",
+        "might",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "must",
+        "not",
+        "no",
+        "never",
+    ]
 )
 
 
@@ -66,7 +101,9 @@ def _subject_stems(claim: str) -> list[str]:
     for w in WORD_RE.findall(claim):
         low = w.lower()
         s = stem(low)
-        verb_like = low in SUBJECT_END or s in UP or s in DOWN or (len(low) > 3 and low.endswith(("es", "ed")))
+        verb_like = (
+            low in SUBJECT_END or s in UP or s in DOWN or (len(low) > 3 and low.endswith(("es", "ed")))
+        )
         if out and verb_like:
             break
         if low not in STOP:
@@ -125,37 +162,25 @@ def _evidence(idx: SourceIndex, ranked: list[tuple[float, Passage]]) -> list[dic
     for score, p in ranked:
         if any(p.start < e["end"] and e["start"] < p.end for e in out):
             continue
-        out.append({"text": idx.text[p.start : p.end], "start": p.start, "end": p.end, "score": round(score, 3)})
+        out.append(
+            {"text": idx.text[p.start : p.end], "start": p.start, "end": p.end, "score": round(score, 3)}
+        )
         if len(out) == EVIDENCE:
             break
     return out
 
 
-def _rule_verdict(best: _Judged | None) -> tuple[str, str]:
-    """The simpler judge, kept for comparison (eval_claims.py): thresholds and the conflict rules."""
-    if best is None or best.score < MIN_CONTRADICT:
-        return NOT_FOUND, "no passage of the source holds enough of the claim's words"
+def _verdict(best: _Judged | None) -> tuple[str, str]:
+    """Not found below the support share; contradicted on a conflict; else supported above the share."""
+    if best is None:
+        return NOT_FOUND, "no word of the claim occurs in the source"
+    if best.score < MIN_CONTRADICT:
+        return NOT_FOUND, f"the nearest passage holds only {best.score:.0%} of the claim's weighted words"
     if best.conflicts:
         return CONTRADICTED, "; ".join(best.conflicts)
     if best.score >= MIN_SUPPORT:
         return SUPPORTED, f"a passage holds {best.score:.0%} of the claim's weighted words and agrees with it"
     return NOT_FOUND, f"the nearest passage holds only {best.score:.0%} of the claim's weighted words"
-
-
-def _verdict(best: _Judged | None, rules: bool) -> tuple[str, str, float | None]:
-    if best is None:
-        return NOT_FOUND, "no word of the claim occurs in the source", None
-    if rules or not (model := verdict_model()):
-        return (*_rule_verdict(best), None)
-    probs = model.predict(best.features)
-    verdict = max(probs, key=lambda k: probs[k])
-    share = f"the best passage holds {best.score:.0%} of the claim's weighted words"
-    if verdict == CONTRADICTED:
-        why = "; ".join(best.conflicts) or "the passage reads against the claim"
-        return verdict, f"{why} ({share})", probs[verdict]
-    if verdict == SUPPORTED:
-        return verdict, f"{share} and agrees with it", probs[verdict]
-    return verdict, f"no passage states the claim: {share}", probs[verdict]
 
 
 def _best(claim: str, idx: SourceIndex) -> tuple[_Judged | None, list[tuple[float, Passage]]]:
@@ -168,23 +193,22 @@ def _best(claim: str, idx: SourceIndex) -> tuple[_Judged | None, list[tuple[floa
     return max(judged, key=lambda j: (j.score, j.subject, -len(j.conflicts)), default=None), ranked
 
 
-def _compute_features(claim: str, text: str) -> dict[str, float]:
-    """The verdict model's inputs for one claim and source (train_verdict.py reads them)."""
+def claim_features(claim: str, text: str) -> dict[str, float]:
+    """The judge's reading of the passage nearest the claim (the evaluation's trained comparison reads it)."""
     best, _ = _best(claim, index_for(text))
     return best.features if best else dict.fromkeys(FEATURES, 0.0)
 
 
-def _compute(claim: str, text: str, rules: bool = False) -> dict[str, Any]:
+def _compute(claim: str, text: str) -> dict[str, Any]:
     idx = index_for(text)
     best, ranked = _best(claim, idx)
-    verdict, why, confidence = _verdict(best, rules)
+    verdict, why = _verdict(best)
     numbers = best.numbers if best else compare_numbers(claim, values_in(claim), [], [])
     evidence = _evidence(idx, ([(best.score, best.passage)] if best else []) + ranked)
     return {
         "checked": True,
         "verdict": verdict,
         "supported": verdict == SUPPORTED,
-        "confidence": None if confidence is None else round(confidence, 3),
         "reason": why,
         "evidence": evidence,
         "numbers": [n.to_dict() for n in numbers],
@@ -193,19 +217,19 @@ def _compute(claim: str, text: str, rules: bool = False) -> dict[str, Any]:
     }
 
 
-_RESULTS: OrderedDict[tuple[str, str, bool], dict[str, Any]] = OrderedDict()
+_RESULTS: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
 
-def judge_claim(claim: str, text: str, *, rules: bool = False) -> dict[str, Any]:
+def judge_claim(claim: str, text: str) -> dict[str, Any]:
     """The verdict on ``claim`` against the source ``text``, with evidence offsets into ``text``.
 
     Cached per (claim, text): a batch that cites one page for many claims reads it once.
     """
     idx = index_for(text)
-    key = (claim, idx.sha256, rules)
+    key = (claim, idx.sha256)
     found = _RESULTS.get(key)
     if found is None:
-        found = _compute(claim, text, rules)
+        found = _compute(claim, text)
         _RESULTS[key] = found
         while len(_RESULTS) > MAX_RESULTS:
             _RESULTS.popitem(last=False)

@@ -102,7 +102,9 @@ class NumberCheck:
         return item
 
 
-def compare_numbers(claim: str, claim_values: list[Value], passage: list[Value], page: list[Value]) -> list[NumberCheck]:
+def compare_numbers(
+    claim: str, claim_values: list[Value], passage: list[Value], page: list[Value]
+) -> list[NumberCheck]:
     """Each claim value against the evidence passage's values, then the whole page's.
 
     ``equal``: the passage (or, failing that, the page) states it; ``different``: the passage states a

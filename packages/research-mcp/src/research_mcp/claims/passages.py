@@ -32,14 +32,130 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # A sentence ends at . ! ? (and a closing quote or bracket) before a space and a capital, digit or
 # opening mark, or at a blank line; "e.g." / "et al." / "Fig." / "vs." do not end one.
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])|\n\s*\n")
-NO_BREAK = re.compile(r"(?i)(?:\b(?:e\.g|i\.e|et al|fig|figs|vs|approx|no|dr|mr|mrs|ms|prof|st|inc|ltd|co|jr|sr|ref|eq|vol|cf)\.|\b[A-Z]\.)$")
+NO_BREAK = re.compile(
+    r"(?i)(?:\b(?:e\.g|i\.e|et al|fig|figs|vs|approx|no|dr|mr|mrs|ms|prof|st|inc|ltd|co|jr|sr|ref|eq|vol|cf)\.|\b[A-Z]\.)$"
+)
 STOP = frozenset(
-    """a an and are as at be been being but by can could did do does for from had has have he her his
-    i if in into is it its itself may might me more most my of on or our she should so some such than
-    that the their them then there these they this those to too us was we were what when where which
-    while who whom why will with would you your also both each either other only own same just very
-    about after again against all am any because before below between during further here how once
-    out over under until up down off above one per via within among upon whether""".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "being",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "his",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "may",
+        "might",
+        "me",
+        "more",
+        "most",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "too",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "also",
+        "both",
+        "each",
+        "either",
+        "other",
+        "only",
+        "own",
+        "same",
+        "just",
+        "very",
+        "about",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "any",
+        "because",
+        "before",
+        "below",
+        "between",
+        "during",
+        "further",
+        "here",
+        "how",
+        "once",
+        "out",
+        "over",
+        "under",
+        "until",
+        "up",
+        "down",
+        "off",
+        "above",
+        "one",
+        "per",
+        "via",
+        "within",
+        "among",
+        "upon",
+        "whether",
+    ]
 )
 # Kept out of STOP on purpose: negations and comparison words decide a verdict (judge.py).
 SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es", "ly", "s", "e")
@@ -137,9 +253,7 @@ class SourceIndex:
         postings: dict[str, list[int]] = {}
         for a0, b0 in split_sentences(text):
             for a, b in _long_pieces(a0, b0, text):
-                stems = frozenset(
-                    stem(w) for w in WORD_RE.findall(text, a, b) if w.lower() not in STOP
-                )
+                stems = frozenset(stem(w) for w in WORD_RE.findall(text, a, b) if w.lower() not in STOP)
                 idx = len(sentences)
                 sentences.append(Passage(a, b, stems))
                 for s in stems:

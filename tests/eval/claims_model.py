@@ -1,9 +1,9 @@
-"""The verdict model: a multinomial logistic regression over the judge's features, shipped as JSON.
+"""A trained verdict model measured against the judge's rules (README "Decisions": not adopted).
 
-Trained by ``tests/eval/data/claims/train_verdict.py`` on ``train.jsonl`` (SciFact train, COVID-Fact
-train and HealthVer dev claims that the evaluation cases do not hold; provenance in
-``data/claims_verdict.md``). A handful of weights: it loads in microseconds and needs nothing but
-the standard library. Without the file, the judge falls back to its rules.
+A multinomial logistic regression over ``research_mcp.claims.claim_features``, trained by
+``data/claims/train_verdict.py`` on ``data/claims/train.jsonl`` (claims of the same training splits
+that the evaluation cases do not hold) and stored as ``data/claims/verdict_model.json``. It would ship
+as a few weights read with the standard library; it stays here because it scored below the rules.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 __all__ = ["VerdictModel", "verdict_model"]
 
-MODEL_FILE = "claims_verdict.json"
+MODEL_FILE = Path(__file__).parent / "data" / "claims" / "verdict_model.json"
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,9 @@ class VerdictModel:
 
     def predict(self, values: dict[str, float]) -> dict[str, float]:
         """The probability of each verdict for one passage's features."""
-        x = [(values.get(f, 0.0) - m) / s for f, m, s in zip(self.features, self.mean, self.scale, strict=True)]
+        x = [
+            (values.get(f, 0.0) - m) / s for f, m, s in zip(self.features, self.mean, self.scale, strict=True)
+        ]
         logits = [w[0] + sum(wi * xi for wi, xi in zip(w[1:], x, strict=True)) for w in self.weights]
         top = max(logits)
         exp = [math.exp(v - top) for v in logits]
@@ -59,9 +61,7 @@ class VerdictModel:
 
 @lru_cache(maxsize=1)
 def verdict_model() -> VerdictModel | None:
-    """The shipped model, read once; None when the package ships none."""
-    try:
-        raw = resources.files("research_mcp").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
+    """The trained model, read once; None before train_verdict.py has written it."""
+    if not MODEL_FILE.exists():
         return None
-    return VerdictModel.from_json(json.loads(raw))
+    return VerdictModel.from_json(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
