@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+FAST_WORD_RE = re.compile(r"[^\W_]+")  # the index's words: what ``content_stems`` gives, less "'s" forms
 # A sentence ends at . ! ? (and a closing quote or bracket) before a space and a capital, digit or
 # opening mark, or at a blank line; "e.g." / "et al." / "Fig." / "vs." do not end one.
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])|\n\s*\n")
@@ -176,6 +177,19 @@ def stem(word: str) -> str:
     return w
 
 
+_STEMS: dict[str, str] = {}
+
+
+def _content_stem(word: str) -> str:
+    """The stem of a lower-case word, or "" for a stop word (memoised: a page repeats its words)."""
+    found = _STEMS.get(word)
+    if found is None:
+        if len(_STEMS) > 500_000:
+            _STEMS.clear()
+        found = _STEMS[word] = "" if word in STOP else stem(word)
+    return found
+
+
 def tokens(text: str) -> list[tuple[str, int, int]]:
     """Each word of ``text`` as (word, start, end)."""
     return [(m.group(0), m.start(), m.end()) for m in WORD_RE.finditer(text)]
@@ -184,11 +198,10 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
 def content_stems(text: str) -> list[str]:
     """The stems of ``text``'s words that carry content (not stop words), in order, without repeats."""
     out: dict[str, None] = {}
-    for m in WORD_RE.finditer(text):
-        w = m.group(0).lower()
-        if w in STOP:
-            continue
-        out[stem(w)] = None
+    for w in FAST_WORD_RE.findall(text.lower()):
+        s = _content_stem(w)
+        if s:
+            out[s] = None
     return list(out)
 
 
@@ -248,17 +261,21 @@ class SourceIndex:
     postings: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, text: str) -> SourceIndex:
+    def build(cls, text: str, sha256: str | None = None) -> SourceIndex:
+        low = text.lower()
+        if len(low) != len(text):  # a few characters change length in lower case: read word by word
+            low = ""
         sentences: list[Passage] = []
         postings: dict[str, list[int]] = {}
         for a0, b0 in split_sentences(text):
             for a, b in _long_pieces(a0, b0, text):
-                stems = frozenset(stem(w) for w in WORD_RE.findall(text, a, b) if w.lower() not in STOP)
+                words = set(FAST_WORD_RE.findall(low, a, b)) if low else {w.lower() for w in WORD_RE.findall(text, a, b)}
+                stems = frozenset(filter(None, map(_content_stem, words)))
                 idx = len(sentences)
                 sentences.append(Passage(a, b, stems))
                 for s in stems:
                     postings.setdefault(s, []).append(idx)
-        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        sha = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
         return cls(text=text, sha256=sha, sentences=sentences, postings=postings)
 
     def idf(self, s: str) -> float:
@@ -311,13 +328,12 @@ _INDEXES: OrderedDict[str, SourceIndex] = OrderedDict()
 
 def index_for(text: str) -> SourceIndex:
     """The index of ``text``, built once and kept for the last few texts (a batch reuses a page)."""
-    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    found = _INDEXES.get(sha)
+    found = _INDEXES.get(text)
     if found is not None:
-        _INDEXES.move_to_end(sha)
+        _INDEXES.move_to_end(text)
         return found
     built = SourceIndex.build(text)
-    _INDEXES[sha] = built
+    _INDEXES[text] = built
     while len(_INDEXES) > MAX_INDEXES:
         _INDEXES.popitem(last=False)
     return built
