@@ -58,23 +58,31 @@ def main() -> int:
         check_accuracy(c, page)
     base = time.perf_counter() - t0
     status = "OK" if cold < TARGET_S else "OVER TARGET"
-    print(f"judge_claim, 20 claims, new page: {cold:.3f} s (target < {TARGET_S:g} s: {status})  {verdicts.count('supported')} supported")
+    print(
+        f"judge_claim, 20 claims, new page: {cold:.3f} s (target < {TARGET_S:g} s: {status})  {verdicts.count('supported')} supported"
+    )
     print(f"judge_claim, same 20 again (cached): {warm * 1000:.1f} ms")
     print(f"baseline check_accuracy, 20 claims: {base:.3f} s")
 
-    doc = "<html><body><nav>Home | About</nav><article>" + "".join(
-        f"<p>{html.escape(p)}</p>" for p in out
-    ) + "</article><footer>Contact</footer></body></html>"
+    doc = (
+        "<html><body><nav>Home | About</nav><article>"
+        + "".join(f"<p>{html.escape(p)}</p>" for p in out)
+        + "</article><footer>Contact</footer></body></html>"
+    )
     t0 = time.perf_counter()
     text = read_body(doc.encode("utf-8"), "text/html; charset=utf-8")
     read = time.perf_counter() - t0
-    print(f"HTML main text of a {len(doc) / 1e6:.2f} MB page: {read:.3f} s ({text.kind}, {len(text.text) / 1e6:.2f} M chars)")
+    print(
+        f"HTML main text of a {len(doc) / 1e6:.2f} MB page: {read:.3f} s ({text.kind}, {len(text.text) / 1e6:.2f} M chars)"
+    )
 
     code = (
         "import time; t=time.perf_counter(); from research_mcp.claims import judge_claim; "
         "judge_claim('Revenue rose 12% in 2023.', 'Revenue fell 12% in 2023.'); print(time.perf_counter()-t)"
     )
-    start = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    start = float(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    )
     print(f"cold start (import + first claim, fresh process): {start:.3f} s")
     return 0 if cold < TARGET_S else 1
 

@@ -33,7 +33,7 @@ UNVERIFIABLE = "unverifiable"
 # Thresholds on the share of the claim's idf-weighted words a passage holds; chosen on the evaluation's
 # dev half (tests/eval/eval_claims.py, README "Decisions").
 MIN_SUPPORT = 0.25
-MIN_CONTRADICT = 0.2
+MIN_CONTRADICT = 0.15
 EVIDENCE = 3
 FEATURES = [
     "score",
@@ -118,15 +118,20 @@ def _judge(claim: str, idx: SourceIndex, score: float, passage: Passage, near: l
     weights = {s: idx.idf(s) for s in subject}
     total = sum(weights.values())
     subject_share = sum(w for s, w in weights.items() if s in passage.stems) / total if total else 1.0
-    numbers = compare_numbers(claim, values_in(claim), values_in(idx.text, passage.start, passage.end), near)
+    numbers = compare_numbers(
+        claim, values_in(claim), values_in(idx.text, passage.start, passage.end), near, idx.text
+    )
     conflicts: list[str] = []
     different = [n for n in numbers if n.status == DIFFERENT]
     if different:
         d = different[0]
         assert d.source is not None
         conflicts.append(f"the source gives {d.source.text!r} where the claim says {d.claim.text!r}")
-    pc, pp = polarity(claim), polarity(text, frozenset(content_stems(claim)))
-    opposite = bool(pc.sign and pp.sign and pc.sign != pp.sign)
+    shared = frozenset(
+        s for s in content_stems(claim) if s in passage.stems and s not in UP and s not in DOWN
+    )
+    pc, pp = polarity(claim, shared), polarity(text, shared)
+    opposite = pc.opposes(pp)
     null_xor = pc.null_effect != pp.null_effect
     negation_xor = pc.negations % 2 != pp.negations % 2
     if opposite:
@@ -145,7 +150,7 @@ def _judge(claim: str, idx: SourceIndex, score: float, passage: Passage, near: l
         "numbers_different": float(bool(different)),
         "numbers_absent": float(any(n.status == "absent" for n in numbers)),
         "opposite_direction": float(opposite),
-        "same_direction": float(bool(pc.sign and pc.sign == pp.sign)),
+        "same_direction": float(any(pp.anchored.get(a) == d for a, d in pc.anchored.items())),
         "claim_negated": float(pc.negations % 2),
         "source_negated": float(pp.negations % 2),
         "negation_xor": float(negation_xor),

@@ -102,26 +102,44 @@ class NumberCheck:
         return item
 
 
-def compare_numbers(
-    claim: str, claim_values: list[Value], passage: list[Value], page: list[Value]
-) -> list[NumberCheck]:
-    """Each claim value against the evidence passage's values, then the whole page's.
+def _compatible(claim: Value, found: Value) -> bool:
+    """Same kind, or the claim left out a unit the source gives ("aged 16 to 24" vs "16-24 years")."""
+    a, b = _kind(claim), _kind(found)
+    return a == b or (a == "number" and b.startswith("unit:"))
 
-    ``equal``: the passage (or, failing that, the page) states it; ``different``: the passage states a
-    value of the same kind and none equal; ``absent``: neither does.
+
+def _context(text: str, v: Value) -> set[str]:
+    """The content words just around a value: what it counts ("63 local infections")."""
+    from .passages import content_stems
+
+    before = text[max(0, v.start - 60) : v.start].split()[-4:]
+    after = text[v.end : v.end + 60].split()[:4]
+    return set(content_stems(" ".join(before + after)))
+
+
+def compare_numbers(
+    claim: str, claim_values: list[Value], passage: list[Value], page: list[Value], page_text: str = ""
+) -> list[NumberCheck]:
+    """Each claim value against the evidence passage's values, then the nearby passages'.
+
+    ``equal``: the passage (or, failing that, a nearby one) states it; ``different``: the passage states
+    a value of the same kind about the same thing (a content word around both) and none equal;
+    ``absent``: neither does.
     """
     checks: list[NumberCheck] = []
     for cv in claim_values:
         hedged = bool(HEDGE_RE.search(claim[: cv.start]))
-        kind = _kind(cv)
-        same_kind = [v for v in passage if _kind(v) == kind]
+        same_kind = [v for v in passage if _compatible(cv, v)]
         match = next((v for v in same_kind if same_value(cv, v, hedged)), None)
         if match is None:
-            match = next((v for v in page if _kind(v) == kind and same_value(cv, v, hedged)), None)
+            match = next((v for v in page if _compatible(cv, v) and same_value(cv, v, hedged)), None)
         if match is not None:
             checks.append(NumberCheck(cv, EQUAL, match))
-        elif same_kind:
-            nearest = min(same_kind, key=lambda v: abs(v.numeric_value - cv.numeric_value))
+            continue
+        around = _context(claim, cv)
+        about_it = [v for v in same_kind if not page_text or around & _context(page_text, v)]
+        if about_it:
+            nearest = min(about_it, key=lambda v: abs(v.numeric_value - cv.numeric_value))
             checks.append(NumberCheck(cv, DIFFERENT, nearest))
         else:
             checks.append(NumberCheck(cv, ABSENT))

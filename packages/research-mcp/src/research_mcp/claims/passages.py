@@ -269,7 +269,11 @@ class SourceIndex:
         postings: dict[str, list[int]] = {}
         for a0, b0 in split_sentences(text):
             for a, b in _long_pieces(a0, b0, text):
-                words = set(FAST_WORD_RE.findall(low, a, b)) if low else {w.lower() for w in WORD_RE.findall(text, a, b)}
+                words = (
+                    set(FAST_WORD_RE.findall(low, a, b))
+                    if low
+                    else {w.lower() for w in WORD_RE.findall(text, a, b)}
+                )
                 stems = frozenset(filter(None, map(_content_stem, words)))
                 idx = len(sentences)
                 sentences.append(Passage(a, b, stems))

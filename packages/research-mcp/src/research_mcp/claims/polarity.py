@@ -8,195 +8,27 @@ decrease (or a denied effect), 0 when the sentence says neither.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 from .passages import stem
 
-__all__ = ["Polarity", "polarity"]
+__all__ = ["DOWN", "UP", "Polarity", "polarity"]
 
-UP = frozenset(
-    stem(w)
-    for w in [
-        "increase",
-        "increases",
-        "increased",
-        "increasing",
-        "rise",
-        "rises",
-        "rose",
-        "risen",
-        "rising",
-        "grow",
-        "grows",
-        "grew",
-        "grown",
-        "growing",
-        "higher",
-        "high",
-        "highest",
-        "more",
-        "greater",
-        "greatest",
-        "larger",
-        "gain",
-        "gains",
-        "gained",
-        "enhance",
-        "enhances",
-        "enhanced",
-        "improve",
-        "improves",
-        "improved",
-        "improvement",
-        "boost",
-        "boosts",
-        "boosted",
-        "elevate",
-        "elevated",
-        "elevation",
-        "upregulate",
-        "upregulated",
-        "upregulation",
-        "up",
-        "surge",
-        "surged",
-        "surges",
-        "climb",
-        "climbed",
-        "climbs",
-        "jump",
-        "jumped",
-        "doubled",
-        "tripled",
-        "accelerate",
-        "accelerated",
-        "accelerates",
-        "promote",
-        "promotes",
-        "promoted",
-        "induce",
-        "induces",
-        "induced",
-        "activate",
-        "activates",
-        "activated",
-        "activation",
-        "stimulate",
-        "stimulates",
-        "stimulated",
-        "exacerbate",
-        "exacerbates",
-        "worsen",
-        "worsens",
-        "worsened",
-        "expand",
-        "expanded",
-        "expands",
-        "augment",
-        "augmented",
-        "strengthen",
-        "strengthens",
-        "amplify",
-        "amplifies",
-        "faster",
-        "better",
-        "above",
-        "exceed",
-        "exceeds",
-        "exceeded",
-        "excess",
-        "overexpression",
-        "overexpressed",
-    ]
-)
-DOWN = frozenset(
-    stem(w)
-    for w in [
-        "decrease",
-        "decreases",
-        "decreased",
-        "decreasing",
-        "fall",
-        "falls",
-        "fell",
-        "fallen",
-        "falling",
-        "decline",
-        "declines",
-        "declined",
-        "declining",
-        "drop",
-        "drops",
-        "dropped",
-        "lower",
-        "lowers",
-        "lowered",
-        "lowest",
-        "less",
-        "least",
-        "fewer",
-        "smaller",
-        "reduce",
-        "reduces",
-        "reduced",
-        "reducing",
-        "reduction",
-        "loss",
-        "lose",
-        "loses",
-        "lost",
-        "diminish",
-        "diminishes",
-        "diminished",
-        "downregulate",
-        "downregulated",
-        "downregulation",
-        "down",
-        "shrink",
-        "shrank",
-        "shrinks",
-        "plunge",
-        "plunged",
-        "slump",
-        "slumped",
-        "inhibit",
-        "inhibits",
-        "inhibited",
-        "inhibition",
-        "suppress",
-        "suppresses",
-        "suppressed",
-        "suppression",
-        "impair",
-        "impairs",
-        "impaired",
-        "attenuate",
-        "attenuates",
-        "attenuated",
-        "block",
-        "blocks",
-        "blocked",
-        "prevent",
-        "prevents",
-        "prevented",
-        "weaken",
-        "weakens",
-        "weakened",
-        "slower",
-        "worse",
-        "below",
-        "deficiency",
-        "deficient",
-        "halved",
-        "cut",
-        "cuts",
-        "slowed",
-        "slows",
-        "curb",
-        "curbs",
-    ]
-)
+
+def _words(key: str) -> frozenset[str]:
+    """The stems of one direction's words (data/claim_directions.json)."""
+    raw = (
+        resources.files("research_mcp").joinpath("data", "claim_directions.json").read_text(encoding="utf-8")
+    )
+    words: list[str] = json.loads(raw)[key]
+    return frozenset(stem(w) for w in words)
+
+
+UP = _words("up")
+DOWN = _words("down")
 NEGATION_RE = re.compile(
     r"(?i)\b(?:not|no|never|neither|nor|none|cannot|without|lack(?:s|ed|ing)?|absence of|"
     r"fail(?:s|ed)? to|unable to|did ?n['’]?t|does ?n['’]?t|do ?n['’]?t|is ?n['’]?t|are ?n['’]?t|"
@@ -213,32 +45,91 @@ NULL_EFFECT_RE = re.compile(
 WORD_RE = re.compile(r"[^\W\d_]+")
 
 
+NEGATION_WORDS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "neither",
+        "nor",
+        "none",
+        "cannot",
+        "without",
+        "lack",
+        "lacks",
+        "lacked",
+        "lacking",
+        "fail",
+        "fails",
+        "failed",
+        "unable",
+        "didn't",
+        "doesn't",
+        "don't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "won't",
+        "hasn't",
+        "haven't",
+        "didnt",
+        "doesnt",
+        "dont",
+        "isnt",
+        "arent",
+    ]
+)
+WINDOW = 5  # words between a direction word and the thing it is said of
+
+
 @dataclass(frozen=True, slots=True)
 class Polarity:
-    """A statement's direction (+1 up, -1 down, 0 none), its negation count, and a null-effect reading."""
+    """A statement's direction (+1 up, -1 down, 0 none), its negation count, a null-effect reading, and
+    the direction said of each anchor word (``{stem: +1|-1}``, negations applied)."""
 
     direction: int
     negations: int
     null_effect: bool
+    anchored: dict[str, int]
 
     @property
     def sign(self) -> int:
-        """The direction once negations are applied: "did not increase" points down (-1)."""
-        if self.direction == 0:
-            return 0
-        return self.direction if self.negations % 2 == 0 else -self.direction
+        """The overall direction, each direction word's own negation applied ("did not increase": -1)."""
+        return self.direction
+
+    def opposes(self, other: Polarity) -> bool:
+        """Whether the two say opposite directions of the same thing (an anchor word both hold)."""
+        return any(other.anchored.get(a, 0) == -d for a, d in self.anchored.items())
 
 
 def polarity(text: str, focus: frozenset[str] | None = None) -> Polarity:
-    """Read ``text``'s direction words (only those near ``focus`` stems, when given) and negations."""
-    words = [stem(w) for w in WORD_RE.findall(text)]
-    near: set[int] = set(range(len(words)))
-    if focus:
-        anchors = [i for i, w in enumerate(words) if w in focus]
-        if anchors:
-            near = {j for i in anchors for j in range(i - 6, i + 7)}
-    up = sum(1 for i, w in enumerate(words) if w in UP and i in near)
-    down = sum(1 for i, w in enumerate(words) if w in DOWN and i in near)
+    """Read ``text``'s direction words, each with the ``focus`` stem nearest it, and its negations.
+
+    A negation counts for a direction word when it stands within the four words before it ("did not
+    increase", "failed to reduce"), so "memory, but not naive, T cells enhance" still points up.
+    """
+    raw = WORD_RE.findall(text.replace("n't", " not"))
+    words = [stem(w) for w in raw]
+    lows = [w.lower() for w in raw]
+    anchored: dict[str, int] = {}
+    up = down = 0
+    for i, w in enumerate(words):
+        d = 1 if w in UP else -1 if w in DOWN else 0
+        if not d:
+            continue
+        if any(x in NEGATION_WORDS for x in lows[max(0, i - 4) : i]):
+            d = -d
+        up, down = up + (d > 0), down + (d < 0)
+        if focus:
+            near = [
+                j
+                for j in range(max(0, i - WINDOW), min(len(words), i + WINDOW + 1))
+                if j != i and words[j] in focus
+            ]
+            if near:
+                j = min(near, key=lambda j: (abs(j - i), j < i))  # nearest; after the word on a tie
+                anchored.setdefault(words[j], d)
     direction = (up > down) - (down > up)
     negations = len(NEGATION_RE.findall(text))
-    return Polarity(direction, negations, bool(NULL_EFFECT_RE.search(text)))
+    return Polarity(direction, negations, bool(NULL_EFFECT_RE.search(text)), anchored)
