@@ -144,7 +144,7 @@ def _judge(claim: str, idx: SourceIndex, score: float, passage: Passage, near: l
     features: dict[str, float] = {
         "score": score,
         "subject": subject_share,
-        "unknown_words": sum(1 for s in stems if s not in idx.postings) / (len(stems) or 1),
+        "unknown_words": sum(1 for s in stems if not idx.postings(s)) / (len(stems) or 1),
         "claim_words": math.log1p(len(stems)),
         "numbers_equal": float(any(n.status == EQUAL for n in numbers)),
         "numbers_different": float(bool(different)),
