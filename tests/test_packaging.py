@@ -27,6 +27,7 @@ def test_papers_wheel_needs_no_spacy(built: dict[str, set[str]]) -> None:
 
 
 def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) -> None:
+    # trafilatura since issue 20: a cited page's main text for the claim check (chosen by measurement).
     assert built["research-mcp"] == {
         "mcp-shared",
         "spacy",
@@ -34,6 +35,7 @@ def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) ->
         "tldextract",
         "httpx",
         "rapidfuzz",
+        "trafilatura",
     }
 
 
