@@ -36,7 +36,7 @@ NEGATION_RE = re.compile(
     r"independent of|irrespective of|regardless of|no longer|rather than|insufficient|false|myth)\b|n['’]t\b"
 )
 NULL_EFFECT_RE = re.compile(
-    r"(?i)\b(?:no (?:significant |statistically significant |clear |measurable |apparent )?"
+    r"(?i)\b(?:(?:no|little|minimal|negligible|limited) (?:or no )?(?:significant |statistically significant |clear |measurable |apparent )?"
     r"(?:effect|difference|change|association|correlation|relationship|benefit|impact|increase|decrease|"
     r"reduction|improvement|link|evidence)|not (?:significantly |statistically )?(?:associated|correlated|"
     r"related|linked|different|effective|affect\w*|change\w*)|did not (?:differ|change|affect)|similar|"
@@ -99,12 +99,13 @@ class Polarity:
         return self.direction
 
     def opposes(self, other: Polarity) -> bool:
-        """Whether the two say opposite directions of the same thing (an anchor word both hold)."""
-        return any(other.anchored.get(a, 0) == -d for a, d in self.anchored.items())
+        """Whether the two say opposite directions of the things they share (more anchors against than for)."""
+        common = [(d, other.anchored[a]) for a, d in self.anchored.items() if a in other.anchored]
+        return sum(a != b for a, b in common) > sum(a == b for a, b in common)
 
 
 def polarity(text: str, focus: frozenset[str] | None = None) -> Polarity:
-    """Read ``text``'s direction words, each with the ``focus`` stem nearest it, and its negations.
+    """Read ``text``'s direction words, each said of the ``focus`` stems near it, and its negations.
 
     A negation counts for a direction word when it stands within the four words before it ("did not
     increase", "failed to reduce"), so "memory, but not naive, T cells enhance" still points up.
@@ -112,7 +113,7 @@ def polarity(text: str, focus: frozenset[str] | None = None) -> Polarity:
     raw = WORD_RE.findall(text.replace("n't", " not"))
     words = [stem(w) for w in raw]
     lows = [w.lower() for w in raw]
-    anchored: dict[str, int] = {}
+    nearest: dict[str, tuple[float, int]] = {}
     up = down = 0
     for i, w in enumerate(words):
         d = 1 if w in UP else -1 if w in DOWN else 0
@@ -121,15 +122,12 @@ def polarity(text: str, focus: frozenset[str] | None = None) -> Polarity:
         if any(x in NEGATION_WORDS for x in lows[max(0, i - 4) : i]):
             d = -d
         up, down = up + (d > 0), down + (d < 0)
-        if focus:
-            near = [
-                j
-                for j in range(max(0, i - WINDOW), min(len(words), i + WINDOW + 1))
-                if j != i and words[j] in focus
-            ]
-            if near:
-                j = min(near, key=lambda j: (abs(j - i), j < i))  # nearest; after the word on a tie
-                anchored.setdefault(words[j], d)
+        for j in range(max(0, i - WINDOW), min(len(words), i + WINDOW + 1)):
+            if j != i and focus and words[j] in focus:
+                dist = abs(j - i) + (0.5 if j < i else 0.0)  # the thing after the word, on a tie
+                if words[j] not in nearest or dist < nearest[words[j]][0]:
+                    nearest[words[j]] = (dist, d)
+    anchored = {a: d for a, (_, d) in nearest.items()}
     direction = (up > down) - (down > up)
     negations = len(NEGATION_RE.findall(text))
     return Polarity(direction, negations, bool(NULL_EFFECT_RE.search(text)), anchored)
