@@ -177,6 +177,30 @@ async def test_numbers_are_compared_by_value_and_direction_decides(research: Cli
     assert next(n for n in other["numbers"] if n["claim"]["kind"] == "percentage")["status"] == "different"
 
 
+async def test_dates_are_compared_as_dates(research: Client, site: str) -> None:
+    # COVID-Fact's counter-claim: the source says March 12, 2019; the claim says jan 12, 2019
+    case = CASES["covidfact-154"]
+    result = data(
+        await research.call_tool(
+            "citation-validate",
+            {
+                "citations": [{"claim": case["claim"], "url": f"{site}/text/covidfact-154"}],
+                "check_accuracy": True,
+            },
+        )
+    )
+    acc = result["citations"][0]["accuracy"]
+    assert acc["verdict"] == case["label"] == "contradicted", acc["reason"]
+    date = next(n for n in acc["numbers"] if n["claim"]["kind"] == "date")
+    assert (date["claim"]["value"], date["status"], date["source"]["value"]) == (
+        "2019-01-12",
+        "different",
+        "2019-03-12",
+    )
+    assert case["source"][date["source"]["start"] : date["source"]["end"]] == "March 12, 2019"
+    assert not any(n["claim"]["text"] == "12" for n in acc["numbers"]), "the day of a date is not a number"
+
+
 async def test_unreadable_sources_are_unverifiable_with_a_reason(research: Client, site: str) -> None:
     citations = [
         {"claim": "The paper reports 93% accuracy.", "url": f"{site}/paper.pdf"},

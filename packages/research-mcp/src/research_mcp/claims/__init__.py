@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..values import Value
+from .dates import DateCheck, compare_dates, periods_in
 from .numbers import DIFFERENT, EQUAL, NumberCheck, compare_numbers, values_in
 from .passages import STOP, WORD_RE, Passage, SourceIndex, content_stems, index_for, stem
 from .polarity import DOWN, UP, polarity
@@ -91,6 +92,7 @@ class _Judged:
     passage: Passage
     subject: float
     numbers: list[NumberCheck]
+    dates: list[DateCheck]
     conflicts: list[str]
     features: dict[str, float]
 
@@ -118,8 +120,14 @@ def _judge(claim: str, idx: SourceIndex, score: float, passage: Passage, near: l
     weights = {s: idx.idf(s) for s in subject}
     total = sum(weights.values())
     subject_share = sum(w for s, w in weights.items() if s in passage.stems) / total if total else 1.0
+    claim_dates = periods_in(claim)
+    passage_dates = periods_in(idx.text, passage.start, passage.end)
     numbers = compare_numbers(
-        claim, values_in(claim), values_in(idx.text, passage.start, passage.end), near, idx.text
+        claim,
+        values_in(claim, dates=[p.span for p in claim_dates]),
+        values_in(idx.text, passage.start, passage.end, [p.span for p in passage_dates]),
+        near,
+        idx.text,
     )
     conflicts: list[str] = []
     different = [n for n in numbers if n.status == DIFFERENT]
@@ -130,6 +138,12 @@ def _judge(claim: str, idx: SourceIndex, score: float, passage: Passage, near: l
     shared = frozenset(
         s for s in content_stems(claim) if s in passage.stems and s not in UP and s not in DOWN
     )
+    dates = compare_dates(claim_dates, passage_dates)
+    other_date = next((d for d in dates if d.status == DIFFERENT), None)
+    if other_date is not None and other_date.source is not None:
+        conflicts.append(
+            f"the source dates it {other_date.source.text!r} where the claim says {other_date.claim.text!r}"
+        )
     pc, pp = polarity(claim, shared), polarity(text, shared)
     opposite = pc.opposes(pp)
     null_xor = pc.null_effect != pp.null_effect
@@ -159,7 +173,7 @@ def _judge(claim: str, idx: SourceIndex, score: float, passage: Passage, near: l
         "null_effect_xor": float(null_xor),
         "rule_conflict": float(bool(conflicts)),
     }
-    return _Judged(score, passage, subject_share, numbers, conflicts, features)
+    return _Judged(score, passage, subject_share, numbers, dates, conflicts, features)
 
 
 def _evidence(idx: SourceIndex, ranked: list[tuple[float, Passage]]) -> list[dict[str, Any]]:
@@ -216,7 +230,7 @@ def _compute(claim: str, text: str) -> dict[str, Any]:
         "supported": verdict == SUPPORTED,
         "reason": why,
         "evidence": evidence,
-        "numbers": [n.to_dict() for n in numbers],
+        "numbers": [n.to_dict() for n in numbers] + [d.to_dict() for d in (best.dates if best else [])],
         "text_sha256": idx.sha256,
         "text_chars": len(text),
     }

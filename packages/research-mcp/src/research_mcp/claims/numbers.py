@@ -25,10 +25,14 @@ DIFFERENT = "different"
 ABSENT = "absent"
 
 
-def values_in(text: str, start: int = 0, end: int | None = None) -> list[Value]:
-    """The values written in ``text[start:end]``, with offsets into ``text``."""
+def values_in(
+    text: str, start: int = 0, end: int | None = None, dates: list[tuple[int, int]] | None = None
+) -> list[Value]:
+    """The values written in ``text[start:end]``, with offsets into ``text``; a year, or a number inside
+    one of the ``dates`` spans (offsets into ``text``), is a date, not a value (dates.py)."""
     part = text[start:end]
-    found = find_values(part, spelled_counts=True)
+    exclude = [(a - start, b - start) for a, b in dates or []]
+    found = [v for v in find_values(part, exclude=exclude, spelled_counts=True) if not v.year_like]
     for v in found:
         v.start += start
         v.end += start

@@ -40,7 +40,7 @@ NULL_EFFECT_RE = re.compile(
     r"(?:effect|difference|change|association|correlation|relationship|benefit|impact|increase|decrease|"
     r"reduction|improvement|link|evidence)|not (?:significantly |statistically )?(?:associated|correlated|"
     r"related|linked|different|effective|affect\w*|change\w*)|did not (?:differ|change|affect)|similar|"
-    r"comparable|unchanged|unaffected|not significant\w*|non-?significant|neither)\b"
+    r"comparable|unchanged|unaffected|(?:remained |was |were )?stable|not significant\w*|non-?significant|neither)\b"
 )
 WORD_RE = re.compile(r"[^\W\d_]+")
 
