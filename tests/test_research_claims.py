@@ -35,6 +35,10 @@ CASES = {
     )
 }
 PICKED = ("scifact-002", "scifact-012", "scifact-051", "scifact-062", "scifact-321")
+# arXiv's HTML rendering of 2508.08468v6 (shared/fixtures/arxiv-html, a real page; MANIFEST.md there)
+ARXIV_PAGE = (
+    Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "arxiv-html" / "pages" / "2508.08468v6.html"
+)
 # Synthetic: the issue's example ("$1.2 billion" equals "1,200 million dollars"; "fell" is not "rose").
 MONEY_PAGE = "Acme Corp said its revenue fell 12% to $1.2 billion in 2023, after a weak year in Europe."
 
@@ -60,6 +64,8 @@ class _Site(BaseHTTPRequestHandler):
             body, ctype, status = CASES[name]["source"].encode("utf-8"), "text/plain; charset=utf-8", 200
         elif kind == "money":
             body, ctype, status = MONEY_PAGE.encode(), "text/plain", 200
+        elif kind == "arxiv":
+            body, ctype, status = ARXIV_PAGE.read_bytes(), "text/html; charset=utf-8", 200
         elif kind == "paper.pdf":
             body, ctype, status = b"%PDF-1.4 synthetic", "application/pdf", 200  # synthetic PDF body
         self.send_response(status)
@@ -137,6 +143,29 @@ async def test_html_is_read_by_its_main_text(research: Client, site: str) -> Non
     rationale = case["source"][case["rationales"][0][0] : case["rationales"][0][1]]
     assert acc["evidence"][0]["text"] in rationale or rationale in acc["evidence"][0]["text"]
     assert all("Sign in" not in e["text"] and "Cookie" not in e["text"] for e in acc["evidence"])
+
+
+async def test_an_arxiv_html_page_is_read_by_its_text(research: Client, site: str) -> None:
+    # Expected verdicts from reading the page's abstract: "aggressive compression reduced payload sizes by up
+    # to 80x with negligible perceptual degradation"; the last claim is about nothing the paper says.
+    claims = [
+        (
+            "Aggressive compression reduced payload sizes by up to 80x with negligible perceptual degradation.",
+            "supported",
+        ),
+        ("Aggressive compression reduced payload sizes by up to 20x.", "contradicted"),
+        ("Aggressive compression increased payload sizes.", "contradicted"),
+        ("The authors trained the model on a satellite link in Antarctica.", "not_found"),
+    ]
+    citations = [{"claim": c, "url": f"{site}/arxiv"} for c, _ in claims]
+    result = data(
+        await research.call_tool("citation-validate", {"citations": citations, "check_accuracy": True})
+    )
+    got = [c["accuracy"]["verdict"] for c in result["citations"]]
+    assert got == [label for _, label in claims], [c["accuracy"]["reason"] for c in result["citations"]]
+    first = result["citations"][0]["accuracy"]
+    assert first["source_kind"] == "html" and "80×" in first["evidence"][0]["text"]
+    assert first["numbers"][0]["status"] == "equal", "80x is 80×"
 
 
 async def test_source_text_is_judged_without_fetching(research: Client, site: str) -> None:

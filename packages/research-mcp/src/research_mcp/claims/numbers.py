@@ -20,6 +20,7 @@ HEDGE_RE = re.compile(
     r"(?i)\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|over|more than|less than|"
     r"fewer than|under|up to|at least|some|estimated|close to|~)\s*$"
 )
+MULTIPLIERS = {"x", "×", "fold", "-fold", "times"}  # "80x" and "80×" are the same factor
 EQUAL = "equal"
 DIFFERENT = "different"
 ABSENT = "absent"
@@ -44,7 +45,7 @@ def _kind(v: Value) -> str:
         return f"currency:{v.currency}"
     if v.kind in ("percentage", "percentage_points"):
         return v.kind
-    if v.unit:
+    if v.unit and v.unit.lower() not in MULTIPLIERS:
         return f"unit:{v.unit}"
     return "number"
 
