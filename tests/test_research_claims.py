@@ -235,14 +235,16 @@ async def test_unreadable_sources_are_unverifiable_with_a_reason(research: Clien
         {"claim": "The paper reports 93% accuracy.", "url": f"{site}/paper.pdf"},
         {"claim": "The paper reports 93% accuracy.", "url": f"{site}/nothing"},
         {"claim": "The paper reports 93% accuracy."},
+        {"claim": "The paper reports 93% accuracy.", "source_text": "  "},
     ]
     result = data(
         await research.call_tool("citation-validate", {"citations": citations, "check_accuracy": True})
     )
-    pdf, gone, no_url = (c["accuracy"] for c in result["citations"])
-    for acc in (pdf, gone, no_url):
+    pdf, gone, no_url, blank = (c["accuracy"] for c in result["citations"])
+    for acc in (pdf, gone, no_url, blank):
         assert acc["verdict"] == "unverifiable" and acc["supported"] is False and acc["reason"]
     assert "PDF" in pdf["reason"] and "404" in gone["reason"] and "source_text" in no_url["reason"]
+    assert "empty" in blank["reason"]
 
 
 async def test_batch_gives_the_same_verdicts_and_caches(research: Client, site: str) -> None:

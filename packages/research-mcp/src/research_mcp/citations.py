@@ -531,6 +531,11 @@ def _given_text_accuracy(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The claim judged on the caller's ``source_text``; or why there is no page to judge it on."""
     details, issues = found
+    if c.source_text is not None and not c.source_text.strip():
+        return {
+            **details,
+            "accuracy": unverifiable("source_text is empty: there is no text to check against"),
+        }, issues
     if c.source_text is not None:
         result = accuracy(c.claim, SourceText(c.source_text, "source_text"), entities)
         return {**details, "accuracy": result}, issues + accuracy_issues(index, result)
