@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from .claims import judge_claim
+from .claims.report import accuracy, accuracy_issues, unverifiable
 from .claims.source import SourceText, Unreadable, read_body
+from .claims.terms import check_accuracy, claim_terms
 from .doi_match import (
     CONCERN_TYPES,
     CORRECTION_TYPES,
@@ -62,25 +63,6 @@ MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
 MONTHS["sept"] = 9
 DOI_RE = re.compile(r"^10\.\d{4,9}/[^\s]+$")
 URLISH_RE = re.compile(r"^(?:https?://|www\.)\S+$|^[\w-]+(?:\.[\w-]+)+/\S*$", re.IGNORECASE)
-NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
-NAME_RE = re.compile(r"\b[A-Z][\w&.-]*[A-Za-z0-9](?:\s+(?:of\s+|of\s+the\s+)?[A-Z][\w&.-]*[A-Za-z0-9])*")
-NAME_STOP = {
-    "The",
-    "A",
-    "An",
-    "In",
-    "On",
-    "At",
-    "By",
-    "For",
-    "This",
-    "That",
-    "These",
-    "Those",
-    "It",
-    "Its",
-    "According",
-}
 CONCURRENT_FETCHES = 5
 
 
@@ -226,65 +208,6 @@ def _static_issues(
     return issues
 
 
-def _number_variants(number: str) -> set[str]:
-    plain = number.replace(",", "")
-    out = {number, plain}
-    if "." not in plain and len(plain) > 3:
-        out.add(f"{int(plain):,}")
-    return out
-
-
-def claim_terms(claim: str) -> tuple[list[str], list[str]]:
-    """The numbers and capitalised names of a claim, the parts a source must contain."""
-    numbers = list(dict.fromkeys(m.group(0) for m in NUMBER_RE.finditer(claim)))
-    names: list[str] = []
-    for m in NAME_RE.finditer(claim):
-        name = m.group(0).strip(".")
-        words = name.split()
-        while words and words[0] in NAME_STOP:
-            words = words[1:]
-        if not words:
-            continue
-        name = " ".join(words)
-        if (
-            m.start() == 0
-            and len(words) == 1
-            and words[0].lower() == words[0].lower()
-            and not any(c.isupper() for c in words[0][1:])
-        ):
-            continue  # a capitalised first word is not a name by itself
-        if name not in names:
-            names.append(name)
-    return numbers, names
-
-
-def check_accuracy(claim: str, page: str, entities: Sequence[str] | None = None) -> dict[str, Any]:
-    """Which of the claim's numbers and names occur in the page (case-insensitive for names).
-
-    ``entities`` are the claim's named entities from the NER when the caller has them; else the
-    claim's capitalised names stand in.
-    """
-    numbers, names = claim_terms(claim)
-    if entities:
-        names = list(dict.fromkeys(entities))
-    page_lower = page.lower()
-    page_numbers = {m.group(0) for m in NUMBER_RE.finditer(page)}
-    page_numbers |= {n.replace(",", "") for n in page_numbers}
-    found_n = [n for n in numbers if _number_variants(n) & page_numbers]
-    found_e = [e for e in names if e.lower() in page_lower]
-    missing_n = [n for n in numbers if n not in found_n]
-    missing_e = [e for e in names if e not in found_e]
-    checkable = bool(numbers or names)
-    return {
-        "checked": True,
-        "supported": (not missing_n and not missing_e) if checkable else None,
-        "numbers_found": found_n,
-        "numbers_missing": missing_n,
-        "entities_found": found_e,
-        "entities_missing": missing_e,
-    }
-
-
 def citation_doi(c: CitationIn) -> str | None:
     """The DOI a citation names: its ``doi`` field, else a ``doi:`` form or doi.org URL in ``url``."""
     for raw in (c.doi, c.url):
@@ -420,64 +343,6 @@ def _doi_link(url: str | None) -> str | None:
 def has_transient_failures(result: dict[str, Any]) -> bool:
     """Whether a result holds a check that may give another answer soon (not worth caching whole)."""
     return any(x["issue"] == "doi_unverified" for x in result["issues"])
-
-
-def unverifiable(reason: str) -> dict[str, Any]:
-    """The accuracy of a claim whose source could not be read: no verdict on the claim itself."""
-    return {
-        "checked": False,
-        "verdict": "unverifiable",
-        "supported": False,
-        "reason": reason,
-        "evidence": [],
-        "numbers": [],
-    }
-
-
-def accuracy(
-    claim: str, source: SourceText, entities: Sequence[str] | None = None, *, truncated: bool = False
-) -> dict[str, Any]:
-    """``citations[i].accuracy``: the verdict on the claim with its evidence, and the terms found (as before)."""
-    terms = check_accuracy(claim, source.text, entities)
-    judged = judge_claim(claim, source.text)
-    return {
-        **{k: v for k, v in terms.items() if k != "supported"},
-        **judged,
-        "source_kind": source.kind,
-        "page_truncated": truncated,
-    }
-
-
-def accuracy_issues(index: int, result: dict[str, Any]) -> list[dict[str, Any]]:
-    """A contradicted or not-found claim is a warning, with the passage to look at."""
-    verdict = result.get("verdict")
-    if verdict not in ("contradicted", "not_found"):
-        return []
-    evidence = result.get("evidence") or []
-    where = (
-        f" (nearest passage at {evidence[0]['start']}-{evidence[0]['end']}: {evidence[0]['text'][:160]!r})"
-        if evidence
-        else ""
-    )
-    if verdict == "contradicted":
-        return [
-            _issue(
-                index,
-                "claim",
-                "contradicted_by_source",
-                "warning",
-                f"the source contradicts the claim: {result['reason']}{where}",
-            )
-        ]
-    return [
-        _issue(
-            index,
-            "claim",
-            "not_found_in_source",
-            "warning",
-            f"the source does not state the claim: {result['reason']}{where}",
-        )
-    ]
 
 
 async def _network_checks(
