@@ -170,14 +170,19 @@ MAX_PASSAGE_CHARS = 1_200
 
 @lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
-    """A light stem: lower case, one common English suffix off (never below four letters)."""
+    """A light stem: lower case, one common English suffix off (never below four letters; a plural's s
+    down to three: "days" is "day")."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     for suf in SUFFIXES:
         if w.endswith(suf) and len(w) - len(suf) >= 4:
+            if suf == "s" and w.endswith(("ss", "us", "is")):
+                break  # "virus", "analysis", "class" are not plurals
             w = w[: -len(suf)] + ("y" if suf in ("ies", "ied") else "")
-            break
+            return w
+    if len(w) >= 4 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]  # a short plural: "days", "rats", "mice" stays
     return w
 
 
