@@ -36,6 +36,7 @@ UNVERIFIABLE = "unverifiable"
 MIN_SUPPORT = 0.25
 MIN_CONTRADICT = 0.15
 EVIDENCE = 3
+NEAR_BEST = 0.8  # a rival passage within this share of the best is judged too (dev half)
 FEATURES = [
     "score",
     "subject",
@@ -209,7 +210,13 @@ def _best(claim: str, idx: SourceIndex) -> tuple[_Judged | None, list[tuple[floa
     top = ranked[:JUDGED]
     near = [v for _, p in top for v in values_in(idx.text, p.start, p.end)]
     judged = [_judge(claim, idx, score, p, near) for score, p in top]
-    return max(judged, key=lambda j: (j.score, j.subject, -len(j.conflicts)), default=None), ranked
+    best = max(judged, key=lambda j: (j.score, j.subject, -len(j.conflicts)), default=None)
+    if best is not None and not best.conflicts:
+        # a passage nearly as close that disagrees outweighs one that does not say otherwise
+        rival = [j for j in judged if j.conflicts and j.score >= NEAR_BEST * best.score]
+        if rival:
+            best = max(rival, key=lambda j: j.score)
+    return best, ranked
 
 
 def claim_features(claim: str, text: str) -> dict[str, float]:
