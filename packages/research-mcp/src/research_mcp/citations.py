@@ -20,6 +20,7 @@ import calendar
 import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -375,12 +376,13 @@ async def _network_checks(
         )
     if want_accuracy:
         if fetched.reachable:
-            try:
-                source = read_body(fetched.body, fetched.content_type)
+            try:  # CPU work (main text, the judge) runs off the event loop, as the NER does
+                source = await anyio.to_thread.run_sync(read_body, fetched.body, fetched.content_type)
             except Unreadable as exc:
                 details["accuracy"] = unverifiable(str(exc))
             else:
-                details["accuracy"] = accuracy(c.claim, source, entities, truncated=fetched.truncated)
+                judge = partial(accuracy, c.claim, source, entities, truncated=fetched.truncated)
+                details["accuracy"] = await anyio.to_thread.run_sync(judge)
                 issues.extend(accuracy_issues(index, details["accuracy"]))
         else:
             why = fetched.error or f"the URL answered HTTP {fetched.status_code}"
@@ -388,7 +390,7 @@ async def _network_checks(
     return details, issues
 
 
-def _given_text_accuracy(
+async def _given_text_accuracy(
     index: int,
     c: CitationIn,
     found: tuple[dict[str, Any], list[dict[str, Any]]],
@@ -402,7 +404,8 @@ def _given_text_accuracy(
             "accuracy": unverifiable("source_text is empty: there is no text to check against"),
         }, issues
     if c.source_text is not None:
-        result = accuracy(c.claim, SourceText(c.source_text, "source_text"), entities)
+        judge = partial(accuracy, c.claim, SourceText(c.source_text, "source_text"), entities)
+        result = await anyio.to_thread.run_sync(judge)
         return {**details, "accuracy": result}, issues + accuracy_issues(index, result)
     if "accuracy" not in details:
         return {**details, "accuracy": unverifiable("no valid URL to read and no source_text")}, issues
@@ -476,7 +479,9 @@ async def validate_citations(
                     network[i] = ({"url_check": {"checked": False, "reason": "no valid URL to check"}}, [])
     if check_accuracy:
         for i, c in enumerate(citations):
-            network[i] = _given_text_accuracy(i, c, network[i], claim_entities[i] if claim_entities else None)
+            network[i] = await _given_text_accuracy(
+                i, c, network[i], claim_entities[i] if claim_entities else None
+            )
     complete = 0
     for i, c in enumerate(citations):
         details, net_issues = network[i]

@@ -15,6 +15,7 @@ Results are cached per (claim, text); the text's index is shared by every claim 
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -243,6 +244,7 @@ def _compute(claim: str, text: str) -> dict[str, Any]:
     }
 
 
+_LOCK = threading.Lock()
 _RESULTS: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
 
@@ -251,14 +253,15 @@ def judge_claim(claim: str, text: str) -> dict[str, Any]:
 
     Cached per (claim, text): a batch that cites one page for many claims reads it once.
     """
-    idx = index_for(text)
-    key = (claim, idx.sha256)
-    found = _RESULTS.get(key)
-    if found is None:
-        found = _compute(claim, text)
-        _RESULTS[key] = found
-        while len(_RESULTS) > MAX_RESULTS:
-            _RESULTS.popitem(last=False)
-    else:
-        _RESULTS.move_to_end(key)
+    with _LOCK:  # the caches are shared by the worker threads citation-validate runs this in
+        idx = index_for(text)
+        key = (claim, idx.sha256)
+        found = _RESULTS.get(key)
+        if found is None:
+            found = _compute(claim, text)
+            _RESULTS[key] = found
+            while len(_RESULTS) > MAX_RESULTS:
+                _RESULTS.popitem(last=False)
+        else:
+            _RESULTS.move_to_end(key)
     return {**found, "evidence": [dict(e) for e in found["evidence"]], "numbers": list(found["numbers"])}
