@@ -379,7 +379,7 @@ async def _network_checks(
             try:  # CPU work (main text, the judge) runs off the event loop, as the NER does
                 source = await anyio.to_thread.run_sync(read_body, fetched.body, fetched.content_type)
             except Unreadable as exc:
-                details["accuracy"] = unverifiable(str(exc))
+                details["accuracy"] = {**unverifiable(str(exc)), "page_truncated": fetched.truncated}
             else:
                 judge = partial(accuracy, c.claim, source, entities, truncated=fetched.truncated)
                 details["accuracy"] = await anyio.to_thread.run_sync(judge)
