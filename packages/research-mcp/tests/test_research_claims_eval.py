@@ -31,9 +31,9 @@ def test_slice_of_third_party_labels_keeps_its_floors() -> None:
         for c, r in judged
     )
     contradicted = [r["verdict"] for c, r in results if c["label"] == "contradicted"]
-    # measured on this slice (90 cases) when written: accuracy 0.62, evidence hit 0.93, contradicted recall 0.34
+    # measured on this slice (90 cases) when written: accuracy 0.64, evidence hit 0.93, contradicted recall 0.41
     # (today's check_accuracy on the whole set: accuracy 0.29, never contradicted; word overlap 0.44)
-    assert accuracy >= 0.55, accuracy
+    assert accuracy >= 0.58, accuracy
     assert hits / len(judged) >= 0.88, hits / len(judged)
-    assert contradicted.count("contradicted") / len(contradicted) >= 0.25, contradicted
+    assert contradicted.count("contradicted") / len(contradicted) >= 0.3, contradicted
     assert all(r["supported"] is (r["verdict"] == "supported") for _, r in results)
