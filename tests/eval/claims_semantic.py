@@ -19,9 +19,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from eval_claims import load_cases  # noqa: E402
-from research_mcp.claims import MIN_CONTRADICT, MIN_SUPPORT, _best  # noqa: E402
-from research_mcp.claims.passages import index_for  # noqa: E402
+from eval_claims import load_cases
+from research_mcp.claims import MIN_CONTRADICT, MIN_SUPPORT, _best
+from research_mcp.claims.passages import index_for
 
 SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n\s*\n")
 
