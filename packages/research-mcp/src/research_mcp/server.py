@@ -153,7 +153,11 @@ def build_server(settings: Settings) -> GuardedMCPServer:
             bool, Field(description="Fetch each URL and report status and redirects.")
         ] = False,
         check_accuracy: Annotated[
-            bool, Field(description="Fetch each page and check the claim's numbers and names appear in it.")
+            bool,
+            Field(
+                description="Read each page (or source_text) and judge the claim: supported, contradicted, "
+                "not_found or unverifiable, with evidence passages."
+            ),
         ] = False,
     ) -> Annotated[CallToolResult, CitationValidateResult]:
         found = await rt.citation_validate(citations, verify_urls, check_accuracy)
