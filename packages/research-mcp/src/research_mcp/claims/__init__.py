@@ -230,6 +230,8 @@ def _compute(claim: str, text: str) -> dict[str, Any]:
     idx = index_for(text)
     best, ranked = _best(claim, idx)
     verdict, why = _verdict(best)
+    if not content_stems(claim):
+        why = "the claim has no content word to look for (only words such as 'it', 'is', 'the')"
     numbers = best.numbers if best else compare_numbers(claim, values_in(claim), [], [])
     evidence = _evidence(idx, ([(best.score, best.passage)] if best else []) + ranked)
     return {
