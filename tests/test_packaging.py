@@ -38,6 +38,7 @@ def test_papers_wheel_needs_no_spacy(built: dict[str, set[str]]) -> None:
 
 
 def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) -> None:
+    # trafilatura since issue 20: a cited page's main text for the claim check (chosen by measurement).
     assert built["research-mcp"] == {
         "mcp-shared",
         "spacy",
@@ -45,6 +46,7 @@ def test_research_wheel_needs_no_pymupdf_or_arxiv(built: dict[str, set[str]]) ->
         "tldextract",
         "httpx",
         "rapidfuzz",
+        "trafilatura",
     }
 
 

@@ -266,5 +266,8 @@ async def test_verify_and_accuracy_through_validate_citations(local_site: str) -
     assert first["url_check"]["reachable"] and first["url_check"]["redirects"] == 1
     assert first["accuracy"]["supported"] is True
     assert second["accuracy"]["numbers_missing"] == ["15"], "the page says 12%, not 15%"
-    assert ("claim", "not_found_in_source") in _issues(result, 1)
+    # issue 20: a different value of the same kind contradicts the claim (a warning in the seed's shape)
+    assert second["accuracy"]["verdict"] == "contradicted" and second["accuracy"]["supported"] is False
+    assert second["accuracy"]["numbers"][0]["status"] == "different"
+    assert ("claim", "contradicted_by_source") in _issues(result, 1)
     assert third["url_check"]["status_code"] == 404 and ("url", "http_error") in _issues(result, 2)

@@ -10,21 +10,24 @@ number of citations.
 looks each citation's DOI up in the scholarly record (``crossref.py``): registered or not,
 retracted, corrected, under an expression of concern, and whether the given title, author and
 year are the registered ones (``doi_match.py``). A DOI link in ``url`` is checked there rather
-than fetched. ``check_accuracy`` also reads the page and checks that the claim's numbers and
-capitalised names appear in it.
+than fetched. ``check_accuracy`` also reads the page (or the citation's ``source_text``) and judges
+the claim against it (``claims``: a verdict, the evidence passages, the numbers compared by value).
 """
 
 from __future__ import annotations
 
 import calendar
-import html
 import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from .claims.report import accuracy, accuracy_issues, unverifiable
+from .claims.source import SourceText, Unreadable, read_body
+from .claims.terms import check_accuracy, claim_terms
 from .doi_match import (
     CONCERN_TYPES,
     CORRECTION_TYPES,
@@ -61,25 +64,6 @@ MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
 MONTHS["sept"] = 9
 DOI_RE = re.compile(r"^10\.\d{4,9}/[^\s]+$")
 URLISH_RE = re.compile(r"^(?:https?://|www\.)\S+$|^[\w-]+(?:\.[\w-]+)+/\S*$", re.IGNORECASE)
-NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
-NAME_RE = re.compile(r"\b[A-Z][\w&.-]*[A-Za-z0-9](?:\s+(?:of\s+|of\s+the\s+)?[A-Z][\w&.-]*[A-Za-z0-9])*")
-NAME_STOP = {
-    "The",
-    "A",
-    "An",
-    "In",
-    "On",
-    "At",
-    "By",
-    "For",
-    "This",
-    "That",
-    "These",
-    "Those",
-    "It",
-    "Its",
-    "According",
-}
 CONCURRENT_FETCHES = 5
 
 
@@ -223,74 +207,6 @@ def _static_issues(
         if URLISH_RE.match(author) or not re.search(r"[^\W\d_]", author):
             issues.append(_issue(index, "author", "invalid_author", "error", f"{author!r} is not a name"))
     return issues
-
-
-def _page_text(body: bytes, content_type: str | None) -> str:
-    text = body.decode("utf-8", errors="replace")
-    if content_type is None or "html" in content_type or "<html" in text[:2000].lower():
-        text = re.sub(r"(?is)<(script|style|noscript)\b.*?</\1>", " ", text)
-        text = re.sub(r"(?s)<[^>]+>", " ", text)
-        text = html.unescape(text)
-    return re.sub(r"\s+", " ", text)
-
-
-def _number_variants(number: str) -> set[str]:
-    plain = number.replace(",", "")
-    out = {number, plain}
-    if "." not in plain and len(plain) > 3:
-        out.add(f"{int(plain):,}")
-    return out
-
-
-def claim_terms(claim: str) -> tuple[list[str], list[str]]:
-    """The numbers and capitalised names of a claim, the parts a source must contain."""
-    numbers = list(dict.fromkeys(m.group(0) for m in NUMBER_RE.finditer(claim)))
-    names: list[str] = []
-    for m in NAME_RE.finditer(claim):
-        name = m.group(0).strip(".")
-        words = name.split()
-        while words and words[0] in NAME_STOP:
-            words = words[1:]
-        if not words:
-            continue
-        name = " ".join(words)
-        if (
-            m.start() == 0
-            and len(words) == 1
-            and words[0].lower() == words[0].lower()
-            and not any(c.isupper() for c in words[0][1:])
-        ):
-            continue  # a capitalised first word is not a name by itself
-        if name not in names:
-            names.append(name)
-    return numbers, names
-
-
-def check_accuracy(claim: str, page: str, entities: Sequence[str] | None = None) -> dict[str, Any]:
-    """Which of the claim's numbers and names occur in the page (case-insensitive for names).
-
-    ``entities`` are the claim's named entities from the NER when the caller has them; else the
-    claim's capitalised names stand in.
-    """
-    numbers, names = claim_terms(claim)
-    if entities:
-        names = list(dict.fromkeys(entities))
-    page_lower = page.lower()
-    page_numbers = {m.group(0) for m in NUMBER_RE.finditer(page)}
-    page_numbers |= {n.replace(",", "") for n in page_numbers}
-    found_n = [n for n in numbers if _number_variants(n) & page_numbers]
-    found_e = [e for e in names if e.lower() in page_lower]
-    missing_n = [n for n in numbers if n not in found_n]
-    missing_e = [e for e in names if e not in found_e]
-    checkable = bool(numbers or names)
-    return {
-        "checked": True,
-        "supported": (not missing_n and not missing_e) if checkable else None,
-        "numbers_found": found_n,
-        "numbers_missing": missing_n,
-        "entities_found": found_e,
-        "entities_missing": missing_e,
-    }
 
 
 def citation_doi(c: CitationIn) -> str | None:
@@ -460,27 +376,40 @@ async def _network_checks(
         )
     if want_accuracy:
         if fetched.reachable:
-            result = check_accuracy(c.claim, _page_text(fetched.body, fetched.content_type), entities)
-            result["page_truncated"] = fetched.truncated
-            details["accuracy"] = result
-            if result["supported"] is False:
-                missing = result["numbers_missing"] + result["entities_missing"]
-                issues.append(
-                    _issue(
-                        index,
-                        "claim",
-                        "not_found_in_source",
-                        "warning",
-                        f"the page does not contain: {', '.join(missing[:10])}",
-                    )
-                )
+            try:  # CPU work (main text, the judge) runs off the event loop, as the NER does
+                source = await anyio.to_thread.run_sync(read_body, fetched.body, fetched.content_type)
+            except Unreadable as exc:
+                details["accuracy"] = {**unverifiable(str(exc)), "page_truncated": fetched.truncated}
+            else:
+                judge = partial(accuracy, c.claim, source, entities, truncated=fetched.truncated)
+                details["accuracy"] = await anyio.to_thread.run_sync(judge)
+                issues.extend(accuracy_issues(index, details["accuracy"]))
         else:
-            details["accuracy"] = {
-                "checked": False,
-                "supported": None,
-                "reason": "the page could not be fetched",
-            }
+            why = fetched.error or f"the URL answered HTTP {fetched.status_code}"
+            details["accuracy"] = unverifiable(f"the page could not be fetched: {why}")
     return details, issues
+
+
+async def _given_text_accuracy(
+    index: int,
+    c: CitationIn,
+    found: tuple[dict[str, Any], list[dict[str, Any]]],
+    entities: Sequence[str] | None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The claim judged on the caller's ``source_text``; or why there is no page to judge it on."""
+    details, issues = found
+    if c.source_text is not None and not c.source_text.strip():
+        return {
+            **details,
+            "accuracy": unverifiable("source_text is empty: there is no text to check against"),
+        }, issues
+    if c.source_text is not None:
+        judge = partial(accuracy, c.claim, SourceText(c.source_text, "source_text"), entities)
+        result = await anyio.to_thread.run_sync(judge)
+        return {**details, "accuracy": result}, issues + accuracy_issues(index, result)
+    if "accuracy" not in details:
+        return {**details, "accuracy": unverifiable("no valid URL to read and no source_text")}, issues
+    return found
 
 
 async def validate_citations(
@@ -517,9 +446,9 @@ async def validate_citations(
     if verify_urls or check_accuracy:
         limiter = anyio.Semaphore(CONCURRENT_FETCHES)
 
-        async def run(i: int, c: CitationIn) -> None:
+        async def run(i: int, c: CitationIn, read_page: bool) -> None:
             names = claim_entities[i] if claim_entities is not None else None
-            network[i] = await _network_checks(i, c, settings, verify_urls, check_accuracy, limiter, names)
+            network[i] = await _network_checks(i, c, settings, verify_urls, read_page, limiter, names)
 
         async def run_doi(i: int, c: CitationIn, doi: str, resolver: DoiResolver) -> None:
             check, found = await _doi_checks(i, c, doi, resolver)
@@ -535,18 +464,24 @@ async def validate_citations(
                 url_ok = _present(c.url) and not any(
                     x["field"] == "url" and x["severity"] == "error" for x in static[i]
                 )
+                read_page = check_accuracy and c.source_text is None  # the caller's text is never fetched
                 if (
                     url_ok
                     and doi is not None
-                    and not check_accuracy
+                    and not read_page
                     and (_doi_link(c.url) or "").lower() == doi.lower()
                 ):
                     reason = "a DOI link: checked against the scholarly record (see doi_check)"
                     network[i] = ({"url_check": {"checked": False, "reason": reason}}, [])
-                elif url_ok:
-                    tg.start_soon(run, i, c)
+                elif url_ok and (verify_urls or read_page):
+                    tg.start_soon(run, i, c, read_page)
                 elif verify_urls:
                     network[i] = ({"url_check": {"checked": False, "reason": "no valid URL to check"}}, [])
+    if check_accuracy:
+        for i, c in enumerate(citations):
+            network[i] = await _given_text_accuracy(
+                i, c, network[i], claim_entities[i] if claim_entities else None
+            )
     complete = 0
     for i, c in enumerate(citations):
         details, net_issues = network[i]

@@ -48,10 +48,11 @@ Negated, hedged or planned statements give no edge.\
 CITATION_VALIDATE = """\
 Validate citations for completeness and quality: completeness (claim, author, date, title, url), validity \
 (impossible dates, malformed URLs/DOIs, a title that is only a URL), and each URL's source rated A-E.
-Input: citations [{claim (required), author, date, title, url, doi}], verify_urls (fetch each URL: \
-status, redirects; look each DOI up at Crossref/doi.org: registered, retracted, corrected, and whether the \
-title, author and year are the registered ones), check_accuracy (fetch the page and check the claim's \
-numbers and names appear in it).
+Input: citations [{claim (required), author, date, title, url, doi, source_text}], verify_urls (fetch each \
+URL: status, redirects; look each DOI up at Crossref/doi.org: registered, retracted, corrected, and whether \
+the title, author and year are the registered ones), check_accuracy (read the page, or source_text when \
+given, and judge the claim: verdict supported|contradicted|not_found|unverifiable, up to 3 evidence passages \
+with offsets, the claim's numbers compared by value).
 Output: total_citations, complete_citations, quality_distribution {A..E}, issues [{citation_index, \
 field, issue, severity, detail}], valid_citations, citations [per-citation details].\
 """

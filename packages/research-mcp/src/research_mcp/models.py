@@ -64,6 +64,11 @@ class CitationIn(BaseModel):
         default=None, description="http(s) URL of the cited work (or doi:10.xxx/yyy)."
     )
     doi: StrictStr | None = Field(default=None, description="Optional DOI, e.g. 10.48550/arXiv.1706.03762.")
+    source_text: Annotated[StrictStr, Field(max_length=2_000_000)] | None = Field(
+        default=None,
+        description="Optional text of the source the caller already holds (e.g. a query-paper passage): "
+        "check_accuracy reads it instead of fetching url.",
+    )
 
     @field_validator("claim")
     @classmethod

@@ -80,7 +80,11 @@ class CitationArgs(_Args):
         StrictBool, Field(description="Fetch each URL and report status and redirects.")
     ] = False
     check_accuracy: Annotated[
-        StrictBool, Field(description="Fetch each page and check the claim's numbers and names appear in it.")
+        StrictBool,
+        Field(
+            description="Read each page (or source_text) and judge the claim: supported, contradicted, "
+            "not_found or unverifiable, with evidence passages."
+        ),
     ] = False
 
 
