@@ -412,6 +412,32 @@ async def _given_text_accuracy(
     return found
 
 
+def _settle(
+    c: CitationIn,
+    per: dict[str, Any],
+    static: list[dict[str, Any]],
+    network: tuple[dict[str, Any], list[dict[str, Any]]],
+    doi: tuple[dict[str, Any], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """One citation's breakdown (``per``, completed in place) from all its checks; returns its issues."""
+    details, net_issues = network
+    doi_details, doi_issues = doi
+    found = static + net_issues + doi_issues
+    has_all = all(_present(getattr(c, name)) for name in REQUIRED_FIELDS)
+    invalid = any(x["severity"] == "error" and x["field"] in REQUIRED_FIELDS for x in static)
+    per.update(
+        {
+            "complete": has_all and not invalid,
+            "missing_fields": [n for n in REQUIRED_FIELDS if not _present(getattr(c, n))],
+            "errors": sum(1 for x in found if x["severity"] == "error"),
+            "warnings": sum(1 for x in found if x["severity"] == "warning"),
+            **details,
+            **doi_details,
+        }
+    )
+    return found
+
+
 async def validate_citations(
     citations: Sequence[CitationIn],
     settings: Settings,
@@ -482,29 +508,11 @@ async def validate_citations(
             network[i] = await _given_text_accuracy(
                 i, c, network[i], claim_entities[i] if claim_entities else None
             )
-    complete = 0
     for i, c in enumerate(citations):
-        details, net_issues = network[i]
-        doi_details, doi_issues = doi_results[i]
-        details = {**details, **doi_details}
-        all_issues = static[i] + net_issues + doi_issues
-        has_all = all(_present(getattr(c, name)) for name in REQUIRED_FIELDS)
-        invalid = any(x["severity"] == "error" and x["field"] in REQUIRED_FIELDS for x in static[i])
-        is_complete = has_all and not invalid
-        complete += is_complete
-        per[i].update(
-            {
-                "complete": is_complete,
-                "missing_fields": [n for n in REQUIRED_FIELDS if not _present(getattr(c, n))],
-                "errors": sum(1 for x in all_issues if x["severity"] == "error"),
-                "warnings": sum(1 for x in all_issues if x["severity"] == "warning"),
-                **details,
-            }
-        )
-        issues.extend(all_issues)
+        issues.extend(_settle(c, per[i], static[i], network[i], doi_results[i]))
     return {
         "total_citations": len(citations),
-        "complete_citations": complete,
+        "complete_citations": sum(1 for p in per if p["complete"]),
         "quality_distribution": distribution,
         "issues": issues,
         "valid_citations": sum(1 for p in per if p["errors"] == 0),
