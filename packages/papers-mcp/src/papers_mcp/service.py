@@ -383,6 +383,9 @@ class PapersService:
                 logger.warning("arxiv:%s: the %s page is not a LaTeXML document: %s", vid.text, label, exc)
                 continue
             if page.text.body.strip() or page.text.appendix.strip():
+                from .bibliography import store_bibliography  # li.ltx_bibitem, kept for paper-graph
+
+                await anyio.to_thread.run_sync(store_bibliography, self.library, vid, source, raw)
                 return page
             logger.warning("arxiv:%s: the %s page holds no text", vid.text, label)
         return None
