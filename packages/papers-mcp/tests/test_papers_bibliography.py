@@ -16,7 +16,7 @@ Expected counts were read from the documents, not from the code under test:
   8 on p12 = 56; quant-ph/9508027v2 12 + 20 + 22 + 21 on p25-28 = 75 (repeated-author "———" entries
   counted); 1311.2542v3's alphabetic labels [ABTZ13] ... [WZ13] on p45-50 = 101; math/9404236v1
   has no reference list (MANIFEST.md) = 0. The PDF counts are checked in
-  test_papers_fulltext_papers.py, which already holds the converted PDFs.
+  test_papers_fulltext_papers.py (REFERENCE_COUNTS), which already holds the converted PDFs.
 """
 
 from __future__ import annotations
@@ -50,21 +50,6 @@ HTML_COUNTS = {
     "oxide/2409.01666v1.html": 23,
     "oxide/2607.24767v1.html": 9,
     "oxide/2608.30667v1.html": 0,
-}
-
-PDF_COUNTS = {
-    "0801.0012v2": 20,
-    "1001.0012v2": 87,
-    "1111.2011v2": 20,
-    "1311.2542v3": 101,
-    "1503.02531v1": 9,
-    "1512.03385v1": 50,
-    "1608.03417v1": 36,
-    "1704.01689v1": 31,
-    "1706.03762v5": 40,
-    "1810.04805v2": 56,
-    "math_9404236v1": 0,
-    "quant-ph_9508027v2": 75,
 }
 
 

@@ -198,7 +198,9 @@ def _title(text: str, blocks: Sequence[str]) -> str | None:
     quoted = _QUOTED.search(text)
     if quoted and len(quoted[1].split()) >= 2:
         return _clean(quoted[1].strip())
-    if len(blocks) >= 2 and (title := _plausible(blocks[1])):  # natbib's HTML: authors. year. | title. | venue
+    if len(blocks) >= 2 and (
+        title := _plausible(blocks[1])
+    ):  # natbib's HTML: authors. year. | title. | venue
         return title
     siam = _YEAR_COMMA_TITLE.search(text)  # "L. M. Adleman (1994), Title, in Proceedings ..."
     if siam:

@@ -215,6 +215,12 @@ class PapersService:
             await report(_P_DONE, _P_DONE, f"arxiv:{vid.text}: done")
         return answer
 
+    async def paper(self, aid: ArxivId, progress: Progress | None = None) -> tuple[PaperMeta, PaperText]:
+        """A paper's metadata and full text, from the library or read as query-paper reads it (paper-graph)."""
+        report = _increasing(progress) if progress is not None else _no_progress
+        meta = await self._metadata(aid)
+        return meta, await self._full_text(meta.arxiv_id, report)
+
     async def _metadata(self, aid: ArxivId) -> PaperMeta:
         meta = await anyio.to_thread.run_sync(self.library.meta, aid)
         if meta is not None and meta.arxiv_id.version is not None:
