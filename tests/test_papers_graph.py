@@ -271,3 +271,26 @@ async def test_without_network_references_still_come_and_citations_say_why(
                 f"Error: {ErrorCode.RESOURCE_ERROR}: The citations of arxiv:2604.16990v1 could not be fetched"
             )
             assert "could not be reached" in message and 'direction="references"' in message
+
+
+async def test_the_abstract_level_names_the_version_and_ends_with_bibtex(papers: Client) -> None:
+    """1706.03762v5 is the fixture's (and arXiv's) latest version, dated 2017-12-06; "Łukasz Kaiser" as the
+    fixture's metadata spells him becomes {\\L}ukasz in BibTeX."""
+    result = await papers.call_tool("query-paper", {"arxivID": "arxiv:1706.03762", "level": "abstract"})
+    text = text_of(result)
+    assert "\n- Version: v5 of 5 (the latest, 2017-12-06)\n" in text
+    assert text.endswith(
+        "## BibTeX\n\n```bibtex\n@misc{vaswani2017attentionneed,\n      title={Attention Is All You Need},\n"
+        "      author={Ashish Vaswani and Noam Shazeer and Niki Parmar and Jakob Uszkoreit and Llion Jones and "
+        "Aidan N. Gomez and {\\L}ukasz Kaiser and Illia Polosukhin},\n      year={2017},\n      eprint={1706.03762},\n"
+        "      archivePrefix={arXiv},\n      primaryClass={cs.CL},\n      url={https://arxiv.org/abs/1706.03762},\n}\n```"
+    )
+    data = result.structured_content
+    assert data is not None and data["csl_json"]["id"] == "arxiv:1706.03762"
+    assert data["csl_json"]["author"][0] == {"family": "Vaswani", "given": "Ashish"}
+    assert data["bibtex"].startswith("@misc{vaswani2017attentionneed,")
+    body = await papers.call_tool(
+        "query-paper", {"arxivID": "arxiv:1706.03762v5", "level": "body", "page": 1}
+    )
+    assert "## BibTeX" not in text_of(body) and body.structured_content is not None
+    assert body.structured_content["csl_json"]["DOI"] == "10.48550/arXiv.1706.03762"

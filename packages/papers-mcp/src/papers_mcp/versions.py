@@ -1,0 +1,87 @@
+"""Which version of a paper an answer was read from, and whether arXiv has a newer one.
+
+An answer names the version it read and the latest one known: "v2 of 5; latest v5, 2017-12-06",
+or "v5 of 5 (the latest, 2017-12-06)". The latest comes from what arXiv said in this process (a
+lookup of the bare id or a search, both of which describe the latest version) or, for a versioned
+id that nothing in this process has checked, one lookup of the bare id (at most once a day per
+paper); when arXiv cannot be asked the answer says the check was not made (and it is not tried
+again for ten minutes), and nothing fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import anyio.to_thread
+from mcp_shared import ToolFailure
+
+from .ids import ArxivId
+from .metadata import PaperMeta
+
+if TYPE_CHECKING:
+    from .service import PapersService
+
+__all__ = ["VersionNotes"]
+
+logger = logging.getLogger(__name__)
+
+_CHECK_SECONDS = 24 * 3600.0
+_RETRY_CHECK_SECONDS = 600.0
+
+
+def _date(meta: PaperMeta) -> str:
+    return meta.updated[:10] or meta.published[:10] or "N/A"
+
+
+class VersionNotes:
+    """Remembers when arXiv last told this process a paper's latest version; words the header line."""
+
+    def __init__(self, service: PapersService) -> None:
+        self._service = service
+        self._checked: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def saw_latest(self, papers: Sequence[PaperMeta]) -> None:
+        """arXiv just described these papers' latest versions (a bare-id lookup, a search)."""
+        now = time.monotonic()
+        with self._lock:
+            for paper in papers:
+                self._checked[paper.arxiv_id.base] = now
+
+    def _fresh(self, base: str) -> bool:
+        with self._lock:
+            at = self._checked.get(base)
+        return at is not None and time.monotonic() - at < _CHECK_SECONDS
+
+    async def line(self, meta: PaperMeta) -> str:
+        """``- Version: ...`` for the header of an answer read from ``meta``'s version."""
+        vid = meta.arxiv_id
+        version = vid.version or 1
+        library = self._service.library
+        latest = await anyio.to_thread.run_sync(library.meta, ArxivId(vid.base))
+        known = latest.arxiv_id.version if latest is not None and latest.arxiv_id.version else version
+        unchecked = False
+        if known <= version and not self._fresh(vid.base):
+            try:
+                found = await anyio.to_thread.run_sync(self._service.arxiv().lookup, ArxivId(vid.base))
+            except ToolFailure as exc:
+                logger.info("arxiv:%s: newer versions not checked: %s", vid.base, exc.message)
+                unchecked = True
+                with self._lock:  # not again for a while: an unreachable arXiv must not slow every answer
+                    self._checked[vid.base] = time.monotonic() - _CHECK_SECONDS + _RETRY_CHECK_SECONDS
+            else:
+                if found is not None and found.arxiv_id.version is not None:
+                    await anyio.to_thread.run_sync(library.remember, [found])
+                    self.saw_latest([found])
+                    latest, known = found, found.arxiv_id.version
+        if unchecked and known <= version:
+            return (
+                f"- Version: v{version}, {_date(meta)} (newer versions not checked: arXiv could not be asked)"
+            )
+        if latest is None or known <= version:
+            return f"- Version: v{version} of {version} (the latest, {_date(meta)})"
+        return f"- Version: v{version} of {known}; latest v{known}, {_date(latest)}"
