@@ -133,7 +133,9 @@ async def test_references_of_a_pdf_paper_are_its_own_entries_with_their_arxiv_id
     assert "- Total: 40 entries" in text
     assert "- Resolved: 22 with an arXiv id, 0 matched in an index" in text
     # Neither index knows this paper in the recordings: the answer says so and still lists the entries.
-    assert "Semantic Scholar does not know arxiv:1706.03762v5" in text
+    assert (
+        "Note: No scholarly index lists this paper (Semantic Scholar does not know arxiv:1706.03762v5" in text
+    )
     assert "OpenAlex does not know arxiv:1706.03762v5" in text
     first = items(text)
     assert len(first) == 20

@@ -28,8 +28,8 @@ from .descriptions import RESULT_SEPARATOR
 from .ids import ArxivId, parse_arxiv_id
 from .reading import Answer
 from .render import authors_short, na
-from .scholar_api import Direction, EdgeChunk, NotKnown, OpenAlexClient, S2Client, ScholarPaper, ScholarSource
 from .scholar_cache import ScholarCache
+from .scholar_models import Direction, EdgeChunk, NotKnown, ScholarPaper, ScholarSource
 
 if TYPE_CHECKING:
     from .service import PapersService, Progress
@@ -86,9 +86,10 @@ class _Target:
 
 
 class _IndexFailed(Exception):
-    def __init__(self, reasons: list[str]) -> None:
+    def __init__(self, reasons: list[str], unknown_only: bool) -> None:
         super().__init__("; ".join(reasons) or "no scholarly index is configured")
         self.reasons = reasons
+        self.unknown_only = unknown_only  # every index answered, none knows the paper
 
 
 def parse_target(raw: str) -> _Target:
@@ -127,6 +128,11 @@ class PaperGraph:
         with self._lock:
             if self._sources is None:
                 settings, fleet = self.settings, self.service.fleet
+                from .scholar_api import (  # lazy: requests and arxiv cost start-up time
+                    OpenAlexClient,
+                    S2Client,
+                )
+
                 found: list[ScholarSource] = []
                 if settings.s2_url:
                     gate = (
@@ -209,6 +215,7 @@ class PaperGraph:
     ) -> tuple[list[ScholarPaper], int | None, str]:
         """The first index's list that can be had; ``_IndexFailed`` with every reason when none can."""
         reasons: list[str] = []
+        failed = False
         for source in self.sources():
             base = target.aid.base if target.aid is not None else None
             ref = source.paper_ref(arxiv_id=base, doi=target.doi)
@@ -219,9 +226,10 @@ class PaperGraph:
                 continue
             except ToolFailure as exc:
                 reasons.append(exc.message)
+                failed = True
                 continue
             return papers, total, source.name
-        raise _IndexFailed(reasons)
+        raise _IndexFailed(reasons, unknown_only=bool(reasons) and not failed)
 
     # -- the tool --
 
@@ -242,9 +250,13 @@ class PaperGraph:
                 listed, _, name = await anyio.to_thread.run_sync(self.index_list, shown, direction, 100_000)
                 matched = _match(entries, listed, name)
             except _IndexFailed as exc:
+                why = (
+                    "No scholarly index lists this paper"
+                    if exc.unknown_only
+                    else "The scholarly indexes could not be asked"
+                )
                 note = (
-                    f"The scholarly indexes could not be asked ({exc}); these are the paper's own entries, "
-                    "with the identifiers printed in them."
+                    f"{why} ({exc}); these are the paper's own entries, with the identifiers printed in them."
                 )
             items = [_entry_item(i + 1, e, matched.get(i)) for i, e in enumerate(entries)]
             sources = [
@@ -374,7 +386,7 @@ def _render(
         f"- Total: {total} {noun}",
         f"- From: {'; '.join(sources)}",
     ]
-    if direction == "references":
+    if any(i.entry is not None for i in items):
         on_arxiv = sum(1 for i in items if i.arxiv_id)
         resolved = sum(1 for i in items if i.resolved_by)
         head.append(f"- Resolved: {on_arxiv} with an arXiv id, {resolved} matched in an index")

@@ -21,15 +21,15 @@ import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import requests
 from mcp_shared import ErrorCode, ToolFailure
 
 from .arxiv_api import _RETRY_STATUSES, ArxivClient, Gate, RateGate, _GatedSession, _Throttled, _Unavailable
-from .ids import parse_arxiv_id
+from .scholar_models import Direction, EdgeChunk, NotKnown, ScholarPaper, ScholarSource, arxiv_from
 from .settings import Settings
 
 __all__ = [
@@ -45,82 +45,12 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Direction = Literal["references", "citations"]
 
 # The fields paper-graph shows (resolve-paper-id's format): one request gives them all.
 S2_FIELDS = "title,externalIds,authors,year,venue,journal,citationCount,publicationDate"
 # Semantic Scholar's largest page for /references and /citations; OpenAlex's for a list.
 S2_PAGE = 1000
 OPENALEX_PAGE = 200
-
-
-class NotKnown(Exception):
-    """The index has no such paper (HTTP 404): not a failure, so the other index may be asked."""
-
-
-@dataclass(frozen=True)
-class ScholarPaper:
-    """One paper as an index describes it, in resolve-paper-id's fields."""
-
-    title: str
-    arxiv_id: str | None = None
-    doi: str | None = None
-    authors: tuple[str, ...] = ()
-    year: str | None = None
-    venue: str | None = None
-    citation_count: int | None = None
-    index_id: str | None = None  # S2 paperId or OpenAlex W-id
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["authors"] = list(self.authors)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ScholarPaper:
-        count = data.get("citation_count")
-        return cls(
-            title=str(data.get("title") or ""),
-            arxiv_id=data.get("arxiv_id") or None,
-            doi=data.get("doi") or None,
-            authors=tuple(str(a) for a in data.get("authors") or ()),
-            year=str(data["year"]) if data.get("year") else None,
-            venue=data.get("venue") or None,
-            citation_count=int(count) if isinstance(count, int) else None,
-            index_id=data.get("index_id") or None,
-        )
-
-
-@dataclass(frozen=True)
-class EdgeChunk:
-    """One page of an index's list: its papers, where the next page starts (None: the end), the total."""
-
-    papers: list[ScholarPaper]
-    next_token: str | None
-    total: int | None = None
-    source: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "papers": [p.to_dict() for p in self.papers],
-            "next_token": self.next_token,
-            "total": self.total,
-            "source": self.source,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> EdgeChunk:
-        return cls(
-            papers=[ScholarPaper.from_dict(p) for p in data["papers"]],
-            next_token=data.get("next_token"),
-            total=data.get("total"),
-            source=str(data.get("source") or ""),
-        )
-
-
-def _arxiv_from(value: str | None) -> str | None:
-    parsed = parse_arxiv_id(value) if value else None
-    return parsed.text if parsed is not None else None
 
 
 @dataclass
@@ -232,23 +162,6 @@ class _Json:
         return ToolFailure(ErrorCode.RESOURCE_ERROR, f"{reason} ({what}, {tries} attempts)")
 
 
-class ScholarSource:
-    """What paper-graph asks an index: one paper, and its references or citations a chunk at a time."""
-
-    name: str
-
-    @staticmethod
-    def paper_ref(arxiv_id: str | None = None, doi: str | None = None) -> str:
-        """How this index names a paper given its arXiv id (base) or DOI."""
-        raise NotImplementedError
-
-    def paper(self, ref: str) -> ScholarPaper:
-        raise NotImplementedError
-
-    def edges(self, ref: str, direction: Direction, token: str | None) -> EdgeChunk:
-        raise NotImplementedError
-
-
 class S2Client(ScholarSource):
     """Semantic Scholar Graph API v1: ``/paper/{id}``, ``/paper/{id}/references|citations``, ``/paper/batch``."""
 
@@ -303,7 +216,7 @@ def _s2_paper(data: Mapping[str, Any]) -> ScholarPaper:
     count = data.get("citationCount")
     return ScholarPaper(
         title=" ".join(str(data.get("title") or "").split()),
-        arxiv_id=_arxiv_from(ids.get("ArXiv")),
+        arxiv_id=arxiv_from(ids.get("ArXiv")),
         doi=ids.get("DOI") or None,
         authors=tuple(
             str(a.get("name")) for a in data.get("authors") or [] if isinstance(a, dict) and a.get("name")
@@ -365,10 +278,10 @@ def _openalex_work(data: Mapping[str, Any]) -> ScholarPaper:
     for location in data.get("locations") or []:
         url = (location or {}).get("landing_page_url") or ""
         if "arxiv.org/abs/" in url:
-            arxiv = _arxiv_from(url)
+            arxiv = arxiv_from(url)
             break
     if arxiv is None and doi.lower().startswith("10.48550/arxiv."):
-        arxiv = _arxiv_from(doi)
+        arxiv = arxiv_from(doi)
     primary = data.get("primary_location") or {}
     source = primary.get("source") or {} if isinstance(primary, dict) else {}
     count = data.get("cited_by_count")

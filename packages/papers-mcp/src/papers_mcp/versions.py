@@ -1,19 +1,21 @@
 """Which version of a paper an answer was read from, and whether arXiv has a newer one.
 
 An answer names the version it read and the latest one known: "v2 of 5; latest v5, 2017-12-06",
-or "v5 of 5 (the latest, 2017-12-06)". The latest comes from what arXiv said in this process (a
-lookup of the bare id or a search, both of which describe the latest version) or, for a versioned
-id that nothing in this process has checked, one lookup of the bare id (at most once a day per
-paper); when arXiv cannot be asked the answer says the check was not made (and it is not tried
-again for ten minutes), and nothing fails.
+or "v5 of 5 (the latest, 2017-12-06)". The latest comes from what arXiv said (a lookup of the bare
+id or a search, both of which describe the latest version) or, for a paper nothing has checked for a
+day, one lookup of the bare id; checks are remembered in the library (table ``version_checks``), so
+other processes on it do not ask again. When arXiv cannot be asked the answer says the check was not
+made (it is not tried again for ten minutes), and nothing fails.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import closing
 from typing import TYPE_CHECKING
 
 import anyio.to_thread
@@ -31,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 _CHECK_SECONDS = 24 * 3600.0
 _RETRY_CHECK_SECONDS = 600.0
+_SCHEMA = "CREATE TABLE IF NOT EXISTS version_checks (base TEXT PRIMARY KEY, checked REAL NOT NULL)"
 
 
 def _date(meta: PaperMeta) -> str:
@@ -53,9 +56,23 @@ class VersionNotes:
                 self._checked[paper.arxiv_id.base] = now
 
     def _fresh(self, base: str) -> bool:
+        """Checked within a day, by this process or (through the library) by any other on the same home."""
         with self._lock:
             at = self._checked.get(base)
-        return at is not None and time.monotonic() - at < _CHECK_SECONDS
+        now, wall = time.monotonic(), time.time()
+        try:
+            with closing(self._service.library.connect()) as conn, conn:
+                conn.execute(_SCHEMA)
+                if at is not None:  # share this process's check with the others on the library
+                    conn.execute(
+                        "INSERT OR REPLACE INTO version_checks (base, checked) VALUES (?, ?)",
+                        (base, wall - (now - at)),
+                    )
+                    return now - at < _CHECK_SECONDS
+                row = conn.execute("SELECT checked FROM version_checks WHERE base = ?", (base,)).fetchone()
+        except (sqlite3.Error, ToolFailure):
+            return at is not None and now - at < _CHECK_SECONDS
+        return row is not None and wall - float(row[0]) < _CHECK_SECONDS
 
     async def line(self, meta: PaperMeta) -> str:
         """``- Version: ...`` for the header of an answer read from ``meta``'s version."""
@@ -65,7 +82,7 @@ class VersionNotes:
         latest = await anyio.to_thread.run_sync(library.meta, ArxivId(vid.base))
         known = latest.arxiv_id.version if latest is not None and latest.arxiv_id.version else version
         unchecked = False
-        if known <= version and not self._fresh(vid.base):
+        if known <= version and not await anyio.to_thread.run_sync(self._fresh, vid.base):
             try:
                 found = await anyio.to_thread.run_sync(self._service.arxiv().lookup, ArxivId(vid.base))
             except ToolFailure as exc:
