@@ -31,6 +31,7 @@ from papers_mcp.bibliography import (
     find_arxiv_id,
     references_from_html,
     references_from_markdown,
+    references_from_rendered_html,
 )
 
 HTML = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "arxiv-html"
@@ -141,3 +142,26 @@ def test_glued_and_broken_entries_of_a_numbered_list_are_cut_and_joined() -> Non
     entries = references_from_markdown(broken)
     assert [e.label for e in entries] == ["1", "2", "3"]
     assert entries[1].text.endswith("Cambridge Univ. Press (2011).")
+
+
+@pytest.mark.parametrize("name", sorted(HTML_COUNTS))
+def test_the_rendered_list_of_a_page_gives_the_same_count(name: str) -> None:
+    """The fallback for an HTML paper whose bibliography was not kept: its text's list items (latexml.py)."""
+    from papers_mcp.latexml import parse_page
+
+    try:
+        rendered = parse_page(_page(name), "html").text.references
+    except ValueError:  # not a LaTeXML rendering at all (a failed conversion): no list
+        rendered = ""
+    assert len(references_from_rendered_html(rendered)) == HTML_COUNTS[name]
+
+
+def test_a_list_that_opens_without_an_author_is_not_lost() -> None:
+    """A page break can leave an entry's tail first; it is kept as an entry, never an error."""
+    entries = references_from_markdown(
+        "2018. In Proceedings of ACL.\n\nAlan Akbik, Duncan Blythe. 2018. Contextual embeddings."
+    )
+    assert [e.text for e in entries] == [
+        "2018. In Proceedings of ACL.",
+        "Alan Akbik, Duncan Blythe. 2018. Contextual embeddings.",
+    ]

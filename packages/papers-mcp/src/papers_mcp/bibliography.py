@@ -40,6 +40,7 @@ __all__ = [
     "load_bibliography",
     "references_from_html",
     "references_from_markdown",
+    "references_from_rendered_html",
     "store_bibliography",
 ]
 
@@ -427,7 +428,10 @@ def _unlabelled(lines: Sequence[str]) -> list[Reference]:
             piece = piece.strip()
             if not piece:
                 continue
-            closed = not entries or not _CONNECTOR.search(entries[-1])
+            if not entries:
+                entries.append(piece)
+                continue
+            closed = not _CONNECTOR.search(entries[-1])
             opens = number > 0 or (
                 closed
                 and (
@@ -435,7 +439,7 @@ def _unlabelled(lines: Sequence[str]) -> list[Reference]:
                     or (piece[:1].isupper() and re.search(r"[.)]\W{0,2}$", entries[-1]) is not None)
                 )
             )
-            if opens or not entries:
+            if opens:
                 entries.append(piece)
             else:
                 entries[-1] = f"{entries[-1]} {piece}"
@@ -461,6 +465,25 @@ def store_bibliography(library: Library, vid: ArxivId, source: str, page: bytes)
         )
 
 
+def references_from_rendered_html(markdown: str) -> list[Reference]:
+    """The entries of an HTML page's rendered reference list: one top-level list item per ``li.ltx_bibitem``.
+
+    For a paper whose page was read before its bibliography was kept (or whose text came from the
+    fleet): the labels of author-year lists are not marked in the text, so they stay empty.
+    """
+    items: list[str] = []
+    for line in markdown.splitlines():
+        if line.startswith("- "):
+            items.append(line[2:])
+        elif line.startswith("  ") and items:
+            items[-1] = f"{items[-1]} {line.strip()}"
+    out = []
+    for item in items:
+        label = re.match(r"\[([^\[\]]{1,40})\]\s+", item)
+        out.append(fields(label[1], item[label.end() :]) if label else fields("", item))
+    return out
+
+
 def load_bibliography(
     library: Library, vid: ArxivId, source: str, references_markdown: str
 ) -> list[Reference]:
@@ -472,6 +495,7 @@ def load_bibliography(
                 return [Reference.from_dict(e) for e in data["references"]]
             except (KeyError, TypeError, ValueError):
                 logger.warning("arxiv:%s: ignoring a malformed stored bibliography", vid.text)
+        return references_from_rendered_html(references_markdown)
     return references_from_markdown(references_markdown)
 
 

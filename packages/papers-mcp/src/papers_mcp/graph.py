@@ -281,7 +281,7 @@ class PaperGraph:
         items = [_paper_item(i + 1, p) for i, p in enumerate(listed)]
         title = None
         if target.aid is not None:
-            known = self.service.library.meta(target.aid)
+            known = await anyio.to_thread.run_sync(self.service.library.meta, target.aid)
             title = known.title if known is not None else None
         return _render(
             target, title, direction, items, total if total is not None else len(items), page, [name], None
