@@ -144,7 +144,9 @@ async def test_references_of_a_pdf_paper_are_its_own_entries_with_their_arxiv_id
     assert first[0]["Entry"].startswith("[1] Jimmy Lei Ba, Jamie Ryan Kiros, and Geoffrey E Hinton.")
     data = result.structured_content
     assert data is not None and data["total"] == 40 and data["pages"] == 2 and len(data["items"]) == 20
-    assert [s.path for s in scholar.asked("s2")][-1] == "/s2/paper/ARXIV:1706.03762/references"
+    asked = [a.path for a in scholar.asked("s2")]
+    assert "/s2/paper/ARXIV:1706.03762/references" in asked
+    assert "/s2/paper/batch" in asked  # the 22 entries with an arXiv id, asked about in one batch
     last = await graph(papers, "1706.03762", "references", 2)
     assert [i["Entry"].split("]")[0] for i in items(text_of(last))][-1] == "[40"
 
@@ -296,3 +298,26 @@ async def test_the_abstract_level_names_the_version_and_ends_with_bibtex(papers:
     )
     assert "## BibTeX" not in text_of(body) and body.structured_content is not None
     assert body.structured_content["csl_json"]["DOI"] == "10.48550/arXiv.1706.03762"
+
+
+def test_the_batch_client_reads_a_null_for_an_unknown_id(scholar: ScholarReplay) -> None:
+    """The recorded POST /paper/batch: CorpusId:211530585 unknown (null), then three papers."""
+    from papers_mcp.scholar_api import S2Client
+    from papers_mcp.settings import Settings
+
+    recorded = json.loads(
+        (scholar.fixtures / "semanticscholar" / "paper-batch_POST_with-null-for-unknown-id.json").read_bytes()
+    )
+    client = S2Client(Settings(s2_url=scholar.s2_url, s2_min_interval_seconds=0, max_retries=0))
+    ids = [
+        "CorpusId:211530585",
+        "CorpusId:470667",
+        "10.2139/ssrn.2250500",
+        "0f40b1f08821e22e859c6050916cec3667778613",
+    ]
+    papers = client.batch(ids)
+    assert papers[0] is None
+    assert [p.title if p else None for p in papers[1:]] == [
+        " ".join(r["title"].split()) for r in recorded[1:]
+    ]
+    assert [p.index_id if p else None for p in papers[1:]] == [r["paperId"] for r in recorded[1:]]

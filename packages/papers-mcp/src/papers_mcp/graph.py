@@ -41,6 +41,12 @@ PAGE_SIZE = 20
 _MAX_CHUNKS = 10
 _DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S{1,200})$", re.IGNORECASE)
 _ENTRY_CHARS = 300
+_BATCH = 500  # Semantic Scholar's most ids in one /paper/batch
+
+
+def _s2_ref(arxiv_base: str | None, doi: str | None) -> str:
+    """Semantic Scholar's id for a paper (as ``S2Client.paper_ref``, without importing the client)."""
+    return f"ARXIV:{arxiv_base}" if arxiv_base else f"DOI:{doi}"
 
 
 class GraphItem(BaseModel):
@@ -231,6 +237,38 @@ class PaperGraph:
             return papers, total, source.name
         raise _IndexFailed(reasons, unknown_only=bool(reasons) and not failed)
 
+    def batch_resolve(
+        self, entries: Sequence[Reference], matched: dict[int, tuple[ScholarPaper, str]]
+    ) -> dict[int, tuple[ScholarPaper, str]]:
+        """Entries the paper's list left unmatched but that name an arXiv id or DOI: Semantic Scholar's
+        ``/paper/batch``, 500 ids a request, each answer (a null too) cached like a paper record."""
+        s2 = next((s for s in self.sources() if s.name == "Semantic Scholar"), None)
+        wanted: dict[int, str] = {}
+        for index, entry in enumerate(entries):
+            if index in matched or not (entry.arxiv_id or entry.doi):
+                continue
+            aid = parse_arxiv_id(entry.arxiv_id) if entry.arxiv_id else None
+            wanted[index] = _s2_ref(aid.base if aid else None, entry.doi)
+        if s2 is None or not wanted:
+            return {}
+        ttl = self.settings.references_ttl_seconds
+        known: dict[str, ScholarPaper | None] = {}
+        for ref in set(wanted.values()):
+            cached = self.cache.get(f"{s2.name}|{ref}|paper", ttl)
+            if cached is not None:
+                known[ref] = ScholarPaper.from_dict(cached) if cached.get("title") is not None else None
+        missing = sorted(set(wanted.values()) - set(known))
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            try:
+                answers = s2.batch(chunk)
+            except (ToolFailure, NotKnown):
+                break  # the entries keep what they print; the answer is not failed for this
+            for ref, paper in zip(chunk, answers, strict=False):
+                known[ref] = paper
+                self.cache.put(f"{s2.name}|{ref}|paper", paper.to_dict() if paper else {"title": None})
+        return {i: (p, s2.name) for i, ref in wanted.items() if (p := known.get(ref)) is not None}
+
     # -- the tool --
 
     async def answer(
@@ -258,6 +296,9 @@ class PaperGraph:
                 note = (
                     f"{why} ({exc}); these are the paper's own entries, with the identifiers printed in them."
                 )
+            if note is None or not note.startswith("The scholarly indexes could not"):
+                found = await anyio.to_thread.run_sync(self.batch_resolve, entries, matched)
+                matched.update(found)
             items = [_entry_item(i + 1, e, matched.get(i)) for i, e in enumerate(entries)]
             sources = [
                 f"the paper's bibliography ({text.source_label})",

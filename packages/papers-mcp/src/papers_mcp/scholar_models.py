@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -99,3 +99,7 @@ class ScholarSource:
 
     def edges(self, ref: str, direction: Direction, token: str | None) -> EdgeChunk:
         raise NotImplementedError
+
+    def batch(self, refs: Sequence[str]) -> list[ScholarPaper | None]:
+        """Many papers at once (a None for each one unknown); an index without it says so with NotKnown."""
+        raise NotKnown("no batch lookup")

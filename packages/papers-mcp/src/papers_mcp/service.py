@@ -204,7 +204,7 @@ class PapersService:
         if level != "abstract":
             await report(_P_META / 2, _P_DONE, f"arxiv:{vid.text}: metadata ready")
             text = await self._full_text(vid, report)
-        version = await self.versions.line(meta)
+        version = await self.versions.line(meta, asked_version=aid.version is not None)
         header = paper_header(meta, level, text.source_label if text is not None else None, version)
         if text is not None and request.query is not None:
             answer = await anyio.to_thread.run_sync(self.reader.query_answer, meta, request, header, text)

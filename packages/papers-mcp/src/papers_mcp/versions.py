@@ -2,9 +2,10 @@
 
 An answer names the version it read and the latest one known: "v2 of 5; latest v5, 2017-12-06",
 or "v5 of 5 (the latest, 2017-12-06)". The latest comes from what arXiv said (a lookup of the bare
-id or a search, both of which describe the latest version) or, for a paper nothing has checked for a
-day, one lookup of the bare id; checks are remembered in the library (table ``version_checks``), so
-other processes on it do not ask again. When arXiv cannot be asked the answer says the check was not
+id or a search, both of which describe the latest version) or, when a version was asked for and
+nothing has checked the paper for a day, one lookup of the bare id (an unversioned id reads the
+latest known, so it is not checked again); checks are remembered in the library (table
+``version_checks``), so other processes on it do not ask again. When arXiv cannot be asked the answer says the check was not
 made (it is not tried again for ten minutes), and nothing fails.
 """
 
@@ -74,15 +75,19 @@ class VersionNotes:
             return at is not None and now - at < _CHECK_SECONDS
         return row is not None and wall - float(row[0]) < _CHECK_SECONDS
 
-    async def line(self, meta: PaperMeta) -> str:
-        """``- Version: ...`` for the header of an answer read from ``meta``'s version."""
+    async def line(self, meta: PaperMeta, asked_version: bool = True) -> str:
+        """``- Version: ...`` for the header of an answer read from ``meta``'s version.
+
+        ``asked_version``: the caller named a version. Without one the latest known was read (the
+        library's, the fleet's or arXiv's), so arXiv is not asked again.
+        """
         vid = meta.arxiv_id
         version = vid.version or 1
         library = self._service.library
         latest = await anyio.to_thread.run_sync(library.meta, ArxivId(vid.base))
         known = latest.arxiv_id.version if latest is not None and latest.arxiv_id.version else version
         unchecked = False
-        if known <= version and not await anyio.to_thread.run_sync(self._fresh, vid.base):
+        if asked_version and known <= version and not await anyio.to_thread.run_sync(self._fresh, vid.base):
             try:
                 found = await anyio.to_thread.run_sync(self._service.arxiv().lookup, ArxivId(vid.base))
             except ToolFailure as exc:
