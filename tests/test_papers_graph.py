@@ -23,7 +23,8 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-from mcp_shared import ErrorCode
+from mcp_shared import ErrorCode, ToolFailure
+from papers_mcp.scholar_models import NotKnown
 from support.arxiv_replay import Replay, serve_replay
 from support.scholar_replay import ScholarReplay, scholar_fixtures_dir, serve_scholar_replay
 from support.servers import free_port, server_client
@@ -321,3 +322,49 @@ def test_the_batch_client_reads_a_null_for_an_unknown_id(scholar: ScholarReplay)
         " ".join(r["title"].split()) for r in recorded[1:]
     ]
     assert [p.index_id if p else None for p in papers[1:]] == [r["paperId"] for r in recorded[1:]]
+
+
+def test_recorded_error_bodies_are_translated(scholar: ScholarReplay) -> None:
+    """The recorded 400/403/504 answers: the service's own words reach the message; 5xx is retried first."""
+    from papers_mcp.scholar_api import OpenAlexClient, S2Client
+    from papers_mcp.settings import Settings
+
+    settings = Settings(
+        s2_url=scholar.s2_url,
+        openalex_url=scholar.openalex_url,
+        s2_min_interval_seconds=0,
+        openalex_min_interval_seconds=0,
+        max_retries=1,
+        retry_backoff_seconds=0.01,
+    )
+    s2, openalex = S2Client(settings), OpenAlexClient(settings)
+    with pytest.raises(ToolFailure) as bad_fields:
+        s2._http.get("/paper/10.1093/mind/lix.236.433", {"fields": "unknown"}, "a paper")
+    assert bad_fields.value.code == ErrorCode.VALIDATION_ERROR
+    assert "(HTTP 400: Unrecognized or unsupported fields: [unknown])" in bad_fields.value.message
+    timed_out = "contexts,intents,isInfluential,abstract,authors,citationCount,corpusId,externalIds,fieldsOfStudy,influentialCitationCount,isOpenAccess,journal,openAccessPdf,paperId,publicationDate,publicationTypes,publicationVenue,referenceCount,s2FieldsOfStudy,title,url,venue,year"
+    before = len(scholar.asked("s2"))
+    with pytest.raises(ToolFailure) as gateway:
+        s2._http.get(
+            "/paper/CorpusID:49313245/citations",
+            {"fields": timed_out, "offset": 0, "limit": 1000},
+            "citations",
+        )
+    assert gateway.value.code == ErrorCode.RESOURCE_ERROR
+    assert gateway.value.message.startswith("Semantic Scholar is unavailable (HTTP 504)")
+    assert len(scholar.asked("s2")) == before + 2  # one retry
+    scholar.set_fault("http_403", "s2", times=1)
+    with pytest.raises(ToolFailure) as forbidden:
+        s2.paper("DOI:10.1016/J.COMPOSITESB.2018.01.027")
+    assert "(HTTP 403: Forbidden) (check PAPERS_MCP_S2_API_KEY)" in forbidden.value.message
+    with pytest.raises(ToolFailure) as bad_filter:
+        openalex._http.get("/works", {"filter": "DOESNTEXIST:1"}, "a list")
+    assert bad_filter.value.code == ErrorCode.VALIDATION_ERROR
+    assert "DOESNTEXIST is not a valid field" in bad_filter.value.message
+    with pytest.raises(ToolFailure) as bad_id:
+        openalex._http.get(
+            "/works", {"cursor": "*", "filter": "cited_by:10.1145/3174781.3174785", "per-page": 200}, "a list"
+        )
+    assert "Invalid OpenAlex ID in cited_by or related_to filter." in bad_id.value.message
+    with pytest.raises(NotKnown):
+        openalex.paper("https://doi.org/10.1046/j.1365-2699.2003.00795")  # the recorded 404 page (HTML)

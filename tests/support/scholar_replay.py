@@ -14,6 +14,8 @@ here is typed in by hand:
   for the recorded list of ids. A paper nobody recorded gets Semantic Scholar's recorded 404 body.
 - OpenAlex ``/works/{id}``: a recorded work by its W-id or DOI URL; ``/works?filter=cites:|cited_by:``:
   the recorded page for that filter and ``cursor``. A work nobody recorded gets OpenAlex's recorded 404 page.
+- The recorded 400, 403 and 504 answers to GET requests are served, with their status, at the request
+  they were recorded for (``mailto`` aside); the recorded 403 of a batch is the ``http_403`` fault.
 
 Faults a test switches on with ``replay.set_fault(kind, target, times=n)``: ``http_429`` (HTTP 429
 with ``Retry-After``; its body is SYNTHETIC, ``{"message": "Too Many Requests"}``: no 429 was ever
@@ -74,13 +76,13 @@ def scholar_fixtures_dir() -> Path | None:
     return candidate if (candidate / "MANIFEST.md").is_file() else None
 
 
-def _manifest_rows(fixtures: Path) -> list[tuple[str, str, str]]:
-    """(file, method, recorded URL) of every MANIFEST.md row."""
+def _manifest_rows(fixtures: Path) -> list[tuple[str, str, str, int]]:
+    """(file, method, recorded URL, recorded status) of every MANIFEST.md row."""
     rows = []
     for line in (fixtures / "MANIFEST.md").read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^\| `([^`]+)` \|[^|]*: `(GET|POST) (https://[^`]+)`", line)
+        match = re.match(r"^\| `([^`]+)` \|[^|]*: `(GET|POST) (https://[^`]+)` \| (\d{3}) \|", line)
         if match:
-            rows.append((match[1], match[2], match[3]))
+            rows.append((match[1], match[2], match[3], int(match[4])))
     return rows
 
 
@@ -96,6 +98,7 @@ class ScholarReplay:
     s2_batch: dict[tuple[str, ...], bytes] = field(default_factory=dict)
     works: dict[str, bytes] = field(default_factory=dict)  # W-id or DOI URL (lowercase) -> work
     work_lists: dict[tuple[str, str], bytes] = field(default_factory=dict)  # (filter, cursor)
+    errors: dict[tuple[str, str, tuple[tuple[str, str], ...]], Recorded] = field(default_factory=dict)
     requests: list[Asked] = field(default_factory=list)
     _faults: list[_Fault] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -133,7 +136,7 @@ class ScholarReplay:
 
     def load(self) -> None:
         rows = _manifest_rows(self.fixtures)
-        for name, method, _ in rows:  # first every record, so edge lists can be keyed by canonical id
+        for name, method, _, _ in rows:  # first every record, so edge lists can be keyed by canonical id
             if name.startswith("semanticscholar/") and name.endswith(".json"):
                 data = json.loads(self._read(name))
                 if name.startswith("semanticscholar/paper_"):
@@ -143,9 +146,17 @@ class ScholarReplay:
                 elif method == "POST" or name.startswith("semanticscholar/search-match"):
                     for record in data if isinstance(data, list) else data.get("data") or []:
                         self._learn_s2(record)
-        for name, _method, url in rows:
+        for name, method, url, status in rows:
             parts = urlsplit(url)
             query = dict(parse_qsl(parts.query))
+            if status != 200 and "error-404" not in name and method == "GET":  # 400/403/504 at their request
+                service = "s2" if name.startswith("semanticscholar/") else "openalex"
+                path = parts.path.removeprefix("/graph/v1")
+                kind = "text/html" if name.endswith(".html") else "application/json"
+                self.errors[(service, path, tuple(sorted(query.items())))] = Recorded(
+                    status, kind, self._read(name)
+                )
+                continue
             if name.startswith("semanticscholar/"):
                 path = parts.path.removeprefix("/graph/v1")
                 edge = re.fullmatch(r"/paper/(.+)/(references|citations)", path)
@@ -195,6 +206,12 @@ class ScholarReplay:
     def answer(
         self, method: str, path: str, query: dict[str, str], body: bytes
     ) -> tuple[str, Recorded | None]:
+        for service in ("s2", "openalex"):
+            if path.startswith(f"/{service}/"):
+                asked = tuple(sorted((k, v) for k, v in query.items() if k != "mailto"))
+                recorded = self.errors.get((service, path.removeprefix(f"/{service}"), asked))
+                if recorded is not None:
+                    return service, recorded
         if path.startswith("/s2/"):
             return "s2", self._s2(method, path.removeprefix("/s2"), query, body)
         if path.startswith("/openalex/"):
