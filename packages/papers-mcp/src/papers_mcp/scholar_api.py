@@ -144,7 +144,12 @@ class _Json:
                 delay = self.settings.retry_backoff_seconds * (2**index)
                 if isinstance(failure, _Unavailable) and failure.retry_after is not None:
                     delay = max(delay, failure.retry_after)
-                logger.warning("%s: %s; retry %d of %d in %.1f s", what, failure, index + 1, tries - 1, delay)
+                said = (
+                    f"{self.name} answered HTTP {failure.status}"
+                    if isinstance(failure, _Unavailable)
+                    else failure
+                )
+                logger.warning("%s: %s; retry %d of %d in %.1f s", what, said, index + 1, tries - 1, delay)
                 time.sleep(delay)
         raise self._final(what, failure, tries) from failure
 
