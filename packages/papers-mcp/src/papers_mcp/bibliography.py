@@ -228,7 +228,7 @@ def _sentences(text: str) -> list[str]:
     out: list[str] = []
     start = 0
     for match in re.finditer(r"\.\s+", text):
-        before = text[start : match.start() + 1]
+        before = text[max(start, match.start() - 12) : match.start() + 1]  # the word the period ends
         if _INITIAL_OR_ABBREV.search(before):
             continue
         out.append(text[start : match.start()])
