@@ -108,7 +108,14 @@ _TRAILING = ".,;:)]}*_'’”"
 _YEAR = re.compile(r"(?<![\d./])((?:1[89]|20)\d\d)[a-z]?(?![\d/])")
 _PAREN_YEAR = re.compile(r"\(((?:1[89]|20)\d\d)[a-z]?\)")
 _QUOTED = re.compile(r"[“\"”]([^“”\"]{8,300}?)[,.]?[”\"“]")
-_INITIAL_OR_ABBREV = re.compile(r"(?:\b[A-Z]|\bet al|\b[A-Z][a-z]{0,3}|\bvol|\bno|\bpp)\.$")
+# A period that does not end a sentence: an initial, "et al.", or a venue's abbreviation (a short
+# surname such as "Le." or "Wu." does end the author list).
+_INITIAL_OR_ABBREV = re.compile(
+    r"(?:\b[A-Z]|\bet al|\b(?:Proc|Conf|Int|Trans|Phys|Rev|Lett|Acad|Sci|Math|Natl|Comput|Stat|Mech|Eng|"
+    r"Vol|vol|No|no|pp|Ed|Eds|eds|Jr|St|Nat|Res|Soc|Theor|Appl|Assoc|Dept|Univ|Inc|Ltd|Jan|Feb|Mar|Apr|Jun|"
+    r"Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Eq|Ch|Sec|arXiv|Tech|Rep|Symp|Ann|Annu|Mon|Not|Astron|Astrophys|"
+    r"Chem|Biol|Med|Electron|Syst|Inf|Theory|Adv|Neural|Mach|Learn|Artif|Intell|Ser|Suppl|Bull|Commun))\.$"
+)
 
 
 @dataclass(frozen=True)
@@ -189,6 +196,10 @@ def _plausible(title: str | None) -> str | None:
     if not title:
         return None
     title = _clean(title.strip())
+    question = title.find("? ")
+    if question > 0:  # "Can active memory replace attention? In Advances ..." ends at its question mark
+        title = title[: question + 1]
+    title = re.sub(r",\s*(?:1[89]|20)\d\d[a-z]?$", "", title)
     digits = sum(c.isdigit() for c in title)
     if len(title.split()) < 2 or digits > len(title) // 5 or _NOT_A_TITLE.search(title):
         return None
