@@ -219,7 +219,7 @@ async def test_every_tool_says_what_it_does_to_the_world(
         for hint in ("readOnlyHint", "idempotentHint", "openWorldHint"):
             assert isinstance(hints.get(hint), bool), f"{server} {tool['name']} lacks {hint}: {hints}"
     by_name = {t["name"]: t["annotations"] for t in python_views[server]["tools"]}
-    if server == "papers-mcp":  # both tools call arXiv
+    if server == "papers-mcp":  # every tool reaches arXiv or a scholarly index
         assert all(h["openWorldHint"] and h["readOnlyHint"] for h in by_name.values()), by_name
     else:  # only citation checking can fetch URLs; cache-clear changes server state
         assert by_name["citation-validate"]["openWorldHint"] is True

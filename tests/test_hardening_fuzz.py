@@ -31,7 +31,7 @@ ERROR_FORMAT = re.compile(
 )
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES_PER_TOOL", "150"))
 
-PAPERS_TOOLS = ["resolve-paper-id", "query-paper"]
+PAPERS_TOOLS = ["resolve-paper-id", "query-paper", "paper-graph"]
 RESEARCH_TOOLS = [
     "fact-extract",
     "entity-extract",

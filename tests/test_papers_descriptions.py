@@ -59,7 +59,8 @@ async def listing_client(tmp_path_factory: pytest.TempPathFactory) -> AsyncItera
 
 async def test_the_server_lists_both_tools_with_the_seed_text(listing_client: Client) -> None:
     tools = {t.name: t for t in (await listing_client.list_tools()).tools}
-    assert sorted(tools) == ["query-paper", "resolve-paper-id"]
+    assert sorted(tools) == ["paper-graph", "query-paper", "resolve-paper-id"]
+    assert tools["paper-graph"].description == descriptions.PAPER_GRAPH
     resolve, query = tools["resolve-paper-id"], tools["query-paper"]
     assert resolve.description == descriptions.RESOLVE_PAPER_ID
     assert query.description == descriptions.QUERY_PAPER

@@ -36,12 +36,16 @@ def fixtures_dir() -> Path | None:
 def child_environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
     """The SDK's safe environment subset, plus the variables the servers read, plus ``env``.
 
-    Proxy variables are dropped: every request the tests make goes to 127.0.0.1.
+    Proxy variables are dropped and the scholarly indexes are off unless ``env`` names them: every
+    request the tests make goes to 127.0.0.1.
     """
     base = get_default_environment()
     for key, value in os.environ.items():
         if key.startswith(("PAPERS_MCP_", "RESEARCH_MCP_")) or key in {"COVERAGE_PROCESS_START"}:
             base[key] = value
+    # The scholarly indexes (paper-graph) stay off unless a test points them at its replay.
+    base.setdefault("PAPERS_MCP_S2_URL", "")
+    base.setdefault("PAPERS_MCP_OPENALEX_URL", "")
     for key in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         base.pop(key, None)
     base.update(env or {})

@@ -478,3 +478,28 @@ def test_only_page_numbers_and_repeated_edge_lines_are_removed(converted: _Conve
 
 def _line_key(text: str) -> str:
     return re.sub(r"[\d\W_]+", " ", text).strip().lower()
+
+
+# Entries of each reference list, read from the PDFs (how each was counted: test_papers_bibliography.py).
+REFERENCE_COUNTS = {
+    "0801.0012v2": 20,
+    "1001.0012v2": 87,
+    "1111.2011v2": 20,
+    "1311.2542v3": 101,
+    "1503.02531v1": 9,
+    "1512.03385v1": 50,
+    "1608.03417v1": 36,
+    "1704.01689v1": 31,
+    "1706.03762v5": 40,
+    "1810.04805v2": 56,
+    "math_9404236v1": 0,
+    "quant-ph_9508027v2": 75,
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_reference_list_splits_into_as_many_entries_as_printed(converted: _Converted, name: str) -> None:
+    """bibliography.py's PDF route: one entry per printed reference, none lost or merged."""
+    from papers_mcp.bibliography import references_from_markdown
+
+    assert len(references_from_markdown(converted(name).references)) == REFERENCE_COUNTS[name]

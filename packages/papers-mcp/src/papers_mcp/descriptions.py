@@ -77,6 +77,16 @@ SECTION_PARAM = (
     'Not together with "query".'
 )
 
+PAPER_GRAPH = """Lists the papers a paper cites ("references") or the papers that cite it ("citations"), 20 per page.
+
+Each item comes in resolve-paper-id's format (Title, Arxiv ID, DOI, Authors, Year, Venue, Citations), so you can go straight on to 'query-paper'. References are the paper's own bibliography, resolved through Semantic Scholar or OpenAlex where they know them; citations come from those indexes."""
+
+PAPER_PARAM = "arXiv ID (e.g., 'arxiv:1706.03762') or DOI (e.g., 'doi:10.1145/3174781.3174785') of the paper."
+
+DIRECTION_PARAM = '"references" (default): the papers it cites; "citations": the papers citing it.'
+
+GRAPH_PAGE_PARAM = "Page of the list (default 1); the end of each page says whether more follow."
+
 INSTRUCTIONS = (
     "papers-mcp finds arXiv papers and reads them as markdown. First call 'resolve-paper-id' "
     "with a title, author or arXiv query to get an arxiv ID (skip this when the user already gave "

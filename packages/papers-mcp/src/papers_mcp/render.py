@@ -101,8 +101,11 @@ def render_results(papers: Sequence[PaperMeta], note: str | None = None) -> str:
     return f"{note}\n\n{text}" if note else text
 
 
-def paper_header(meta: PaperMeta, level: Level, source: str | None = None) -> str:
-    """Who and what, naming the exact version the answer was built from and, for full text, its source."""
+def paper_header(meta: PaperMeta, level: Level, source: str | None = None, version: str | None = None) -> str:
+    """Who and what, naming the exact version the answer was built from and, for full text, its source.
+
+    ``version`` is the version line (``versions.VersionNotes.line``): which version, and the latest known.
+    """
     published = meta.published[:10] or "N/A"
     updated = meta.updated[:10]
     dates = published if not updated or updated == published else f"{published} (this version: {updated})"
@@ -117,6 +120,7 @@ def paper_header(meta: PaperMeta, level: Level, source: str | None = None) -> st
             f"- Comment: {na(meta.comment)}",
             f"- Journal/DOI: {journal_doi(meta)}",
             *([f"- Source: {source}"] if source else []),
+            *([version] if version else []),
             f"- Level: {level}",
         ]
     )

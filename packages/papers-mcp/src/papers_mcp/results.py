@@ -109,6 +109,11 @@ class QueryPaperResult(BaseModel):
         "or the section read and its subsections",
     )
     markdown: str = Field(description="This page's markdown, without the header (the text content has both)")
+    csl_json: dict[str, Any] | None = Field(default=None, description="The paper as a CSL-JSON item")
+    bibtex: str | None = Field(
+        default=None,
+        description="The paper's BibTeX entry (arXiv's style), on the abstract level's last page",
+    )
 
 
 def paper_entry(meta: PaperMeta) -> dict[str, Any]:

@@ -13,10 +13,14 @@ from pydantic import Field
 
 from .descriptions import (
     ARXIV_ID_PARAM,
+    DIRECTION_PARAM,
+    GRAPH_PAGE_PARAM,
     INSTRUCTIONS,
     LEVEL_PARAM,
     MAX_RESULTS_PARAM,
     PAGE_PARAM,
+    PAPER_GRAPH,
+    PAPER_PARAM,
     QUERY_PAPER,
     QUERY_PARAM,
     RESOLVE_PAPER_ID,
@@ -24,6 +28,7 @@ from .descriptions import (
     SECTION_PARAM,
 )
 from .fleet import connect_fleet
+from .graph import GraphResult, PaperGraph
 from .passages import MAX_QUERY_CHARS
 from .reading import MAX_SECTION_CHARS
 from .results import QueryPaperResult, ResolvePaperResult
@@ -83,6 +88,20 @@ def build_server(settings: Settings) -> GuardedMCPServer:
             section=section,
             level_given=_argument_given(ctx, "level"),
         )
+        return structured_result(answer.text, answer.data)
+
+    graph = PaperGraph(service)
+
+    @server.tool(name="paper-graph", description=PAPER_GRAPH, annotations=ARXIV_READ_ONLY)
+    async def paper_graph(
+        ctx: Context,
+        paper: Annotated[str, Field(description=PAPER_PARAM, min_length=1, max_length=300, strict=True)],
+        direction: Annotated[
+            Literal["references", "citations"], Field(description=DIRECTION_PARAM)
+        ] = "references",
+        page: Annotated[int, Field(description=GRAPH_PAGE_PARAM, ge=1, le=MAX_PAGE, strict=True)] = 1,
+    ) -> Annotated[CallToolResult, GraphResult]:
+        answer = await graph.answer(paper, direction, page, client_progress(ctx, "papers-mcp"))
         return structured_result(answer.text, answer.data)
 
     return server

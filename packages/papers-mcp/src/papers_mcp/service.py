@@ -44,6 +44,7 @@ from .reading import Answer, Reader, check_request
 from .render import Level, paper_header, render_paper, render_results
 from .results import resolve_result
 from .settings import Settings
+from .versions import VersionNotes
 
 if TYPE_CHECKING:
     from .arxiv_api import ArxivClient
@@ -97,6 +98,7 @@ class PapersService:
         )
         self._paper_locks: defaultdict[str, anyio.Lock] = defaultdict(anyio.Lock)
         self.reader = Reader(self.library, settings)
+        self.versions = VersionNotes(self)
 
     def arxiv(self) -> ArxivClient:
         """The process's one arXiv client (and so its one rate gate), created on first use."""
@@ -147,6 +149,8 @@ class PapersService:
         else:
             wanted = min(_MAX_RESULTS, max(max_results, _FREE_TEXT_CANDIDATES))
             papers = rerank(client.search(plan.search_query, wanted), plan.words)[:max_results]
+        if plan.kind != "id" or (plan.arxiv_id is not None and plan.arxiv_id.version is None):
+            self.versions.saw_latest(papers)  # a search or a bare-id lookup describes the latest versions
         try:
             self.library.remember(papers)
         except (ToolFailure, sqlite3.Error):
@@ -193,7 +197,8 @@ class PapersService:
         if level != "abstract":
             await report(_P_META / 2, _P_DONE, f"arxiv:{vid.text}: metadata ready")
             text = await self._full_text(vid, report)
-        header = paper_header(meta, level, text.source_label if text is not None else None)
+        version = await self.versions.line(meta, asked_version=aid.version is not None)
+        header = paper_header(meta, level, text.source_label if text is not None else None, version)
         if text is not None and request.query is not None:
             answer = await anyio.to_thread.run_sync(self.reader.query_answer, meta, request, header, text)
         elif text is not None and request.section is not None:
@@ -206,7 +211,16 @@ class PapersService:
             )
         if level != "abstract":
             await report(_P_DONE, _P_DONE, f"arxiv:{vid.text}: done")
-        return answer
+        from .bibtex import with_citation  # BibTeX ends the abstract level; every answer carries CSL-JSON
+
+        plain_abstract = level == "abstract" and request.query is None and request.section is None
+        return Answer(*with_citation(answer.text, answer.data, meta, bibtex=plain_abstract))
+
+    async def paper(self, aid: ArxivId, progress: Progress | None = None) -> tuple[PaperMeta, PaperText]:
+        """A paper's metadata and full text, from the library or read as query-paper reads it (paper-graph)."""
+        report = _increasing(progress) if progress is not None else _no_progress
+        meta = await self._metadata(aid)
+        return meta, await self._full_text(meta.arxiv_id, report)
 
     async def _metadata(self, aid: ArxivId) -> PaperMeta:
         meta = await anyio.to_thread.run_sync(self.library.meta, aid)
@@ -225,6 +239,8 @@ class PapersService:
             )
         if meta.arxiv_id.version is None:
             raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"arXiv sent no version for arxiv:{aid.text}")
+        if aid.version is None:
+            self.versions.saw_latest([meta])
         await anyio.to_thread.run_sync(self.library.remember, [meta])
         if self.fleet is not None:
             await anyio.to_thread.run_sync(self.fleet.remember, [meta])
@@ -376,6 +392,9 @@ class PapersService:
                 logger.warning("arxiv:%s: the %s page is not a LaTeXML document: %s", vid.text, label, exc)
                 continue
             if page.text.body.strip() or page.text.appendix.strip():
+                from .bibliography import store_bibliography  # li.ltx_bibitem, kept for paper-graph
+
+                await anyio.to_thread.run_sync(store_bibliography, self.library, vid, source, raw)
                 return page
             logger.warning("arxiv:%s: the %s page holds no text", vid.text, label)
         return None

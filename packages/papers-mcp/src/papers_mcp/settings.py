@@ -35,6 +35,15 @@ DEFAULT_GATE_MAX_WAIT_SECONDS = 60.0
 DEFAULT_LEASE_SECONDS = 30.0
 DEFAULT_LEASE_WAIT_SECONDS = 600.0
 DEFAULT_SHARED_TTL_SECONDS = 30 * 24 * 3600.0
+# Scholarly indexes for paper-graph (see scholar_api.py); an empty URL disables a source.
+DEFAULT_S2_URL = "https://api.semanticscholar.org/graph/v1"
+DEFAULT_OPENALEX_URL = "https://api.openalex.org"
+# Semantic Scholar's shared pool allows about one request a second; OpenAlex ten.
+DEFAULT_S2_MIN_INTERVAL_SECONDS = 1.0
+DEFAULT_OPENALEX_MIN_INTERVAL_SECONDS = 0.1
+DEFAULT_SCHOLAR_MAX_RETRY_AFTER_SECONDS = 10.0
+DEFAULT_CITATIONS_TTL_SECONDS = 24 * 3600.0
+DEFAULT_REFERENCES_TTL_SECONDS = 30 * 24 * 3600.0
 
 
 def default_convert_workers() -> int:
@@ -69,6 +78,15 @@ class Settings:
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     lease_wait_seconds: float = DEFAULT_LEASE_WAIT_SECONDS
     shared_ttl_seconds: float = DEFAULT_SHARED_TTL_SECONDS
+    s2_url: str = DEFAULT_S2_URL  # "" disables Semantic Scholar
+    s2_api_key: str | None = field(default=None, repr=False)  # sent as x-api-key, never logged
+    openalex_url: str = DEFAULT_OPENALEX_URL  # "" disables OpenAlex
+    contact_email: str | None = None  # OpenAlex's polite pool (mailto)
+    s2_min_interval_seconds: float = DEFAULT_S2_MIN_INTERVAL_SECONDS
+    openalex_min_interval_seconds: float = DEFAULT_OPENALEX_MIN_INTERVAL_SECONDS
+    scholar_max_retry_after_seconds: float = DEFAULT_SCHOLAR_MAX_RETRY_AFTER_SECONDS
+    citations_ttl_seconds: float = DEFAULT_CITATIONS_TTL_SECONDS
+    references_ttl_seconds: float = DEFAULT_REFERENCES_TTL_SECONDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -111,5 +129,29 @@ class Settings:
             ),
             shared_ttl_seconds=env_float(
                 env, "PAPERS_MCP_SHARED_TTL_SECONDS", DEFAULT_SHARED_TTL_SECONDS, 0.0, inclusive=False
+            ),
+            s2_url=env_url(env, "PAPERS_MCP_S2_URL", DEFAULT_S2_URL, allow_empty=True).rstrip("/"),
+            s2_api_key=(env.get("PAPERS_MCP_S2_API_KEY") or "").strip() or None,
+            openalex_url=env_url(
+                env, "PAPERS_MCP_OPENALEX_URL", DEFAULT_OPENALEX_URL, allow_empty=True
+            ).rstrip("/"),
+            contact_email=(env.get("PAPERS_MCP_CONTACT_EMAIL") or "").strip() or None,
+            s2_min_interval_seconds=env_float(
+                env, "PAPERS_MCP_S2_MIN_INTERVAL_SECONDS", DEFAULT_S2_MIN_INTERVAL_SECONDS, 0.0
+            ),
+            openalex_min_interval_seconds=env_float(
+                env, "PAPERS_MCP_OPENALEX_MIN_INTERVAL_SECONDS", DEFAULT_OPENALEX_MIN_INTERVAL_SECONDS, 0.0
+            ),
+            scholar_max_retry_after_seconds=env_float(
+                env,
+                "PAPERS_MCP_SCHOLAR_MAX_RETRY_AFTER_SECONDS",
+                DEFAULT_SCHOLAR_MAX_RETRY_AFTER_SECONDS,
+                0.0,
+            ),
+            citations_ttl_seconds=env_float(
+                env, "PAPERS_MCP_CITATIONS_TTL_SECONDS", DEFAULT_CITATIONS_TTL_SECONDS, 0.0
+            ),
+            references_ttl_seconds=env_float(
+                env, "PAPERS_MCP_REFERENCES_TTL_SECONDS", DEFAULT_REFERENCES_TTL_SECONDS, 0.0
             ),
         )
