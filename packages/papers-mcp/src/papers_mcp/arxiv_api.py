@@ -17,20 +17,29 @@ Synchronous (the ``arxiv`` client uses requests): callers run these in a worker 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import Callable
-from importlib.metadata import version
-from typing import Any, BinaryIO, Protocol, TypeVar
+from typing import Any, BinaryIO, TypeVar
 from urllib.parse import urljoin, urlsplit
 from xml.parsers import expat
 
 import arxiv
 import requests
 from mcp_shared import ErrorCode, ToolFailure
-from requests.adapters import HTTPAdapter
 
 from .descriptions import NO_FULL_TEXT
+from .http_policy import (
+    CHUNK,
+    MAX_REDIRECTS,
+    RETRY_STATUSES,
+    Exhausted,
+    Gate,
+    GatedSession,
+    RateGate,
+    Throttled,
+    Unavailable,
+    capped_body,
+    with_retries,
+)
 from .ids import ArxivId
 from .metadata import PaperMeta
 from .settings import Settings
@@ -41,70 +50,19 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-USER_AGENT = (
-    f"papers-mcp/{version('papers-mcp')} (MCP server reading arXiv papers) arxiv.py/{arxiv.__version__}"
-)
-_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-_CHUNK = 64 * 1024
 _PDF_MAGIC = b"%PDF-"
 _PDF_EOF = b"%%EOF"
 _TAIL = 2048
-_MAX_REDIRECTS = 5
-_POOL_MAXSIZE = 64
 # Honour a server's Retry-After, but never sleep longer than this inside one tool call.
 _MAX_RETRY_AFTER_SECONDS = 30.0
-
-
-class Gate(Protocol):
-    """What every request waits at: ``RateGate`` in one process, mcp-shared's ``FleetGate`` in a fleet."""
-
-    def wait(self) -> None: ...
-
-
-class RateGate:
-    """One request at a time, at least ``interval`` seconds apart, across every thread of the process."""
-
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
-        self._lock = threading.Lock()
-        self._next = 0.0
-
-    def wait(self) -> None:
-        with self._lock:
-            delay = self._next - time.monotonic()
-            if delay > 0:
-                logger.debug("rate gate: waiting %.2f s before the next arXiv request", delay)
-                time.sleep(delay)
-            self._next = time.monotonic() + self.interval
 
 
 class NoPdf(ToolFailure):
     """arXiv has no PDF for this paper (HTTP 404): not a transient failure, so its absence may be remembered."""
 
 
-class _Throttled(Exception):
-    """arXiv's soft throttle: HTTP 200 whose body is ``Rate exceeded.``."""
-
-
 class _MalformedFeed(Exception):
     """The API answered 200 with something that is not well-formed XML."""
-
-
-class _Unavailable(Exception):
-    """HTTP 429 or 503, with the server's Retry-After (seconds) when it sent one."""
-
-    def __init__(self, status: int, retry_after: float | None) -> None:
-        super().__init__(f"arXiv answered HTTP {status}")
-        self.status = status
-        self.retry_after = retry_after
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Retry-After in seconds (the HTTP-date form is rare from arXiv and is ignored)."""
-    try:
-        return max(0.0, float(value)) if value else None
-    except ValueError:
-        return None
 
 
 def _check_well_formed(content: bytes) -> None:
@@ -122,37 +80,27 @@ def _check_well_formed(content: bytes) -> None:
         raise _MalformedFeed(str(exc)) from exc
 
 
-class _GatedSession(requests.Session):
-    """A requests session that waits at the gate, names papers-mcp and never waits forever."""
+def _check_feed(body: bytes) -> None:
+    """An API answer of 200 is a whole feed: not the soft throttle, not a truncated document."""
+    if body.lstrip().startswith(b"Rate exceeded"):
+        raise Throttled("arXiv answered 'Rate exceeded.'")
+    _check_well_formed(body)
 
-    def __init__(self, gate: Gate, timeout: float, check_feed: bool) -> None:
-        super().__init__()
-        self.max_redirects = _MAX_REDIRECTS
-        # Tool calls run on worker threads (anyio's 40 by default), so more than requests' 10 pooled
-        # connections per host can be open at once: a pool that small discards them with a warning
-        # per request under load.
-        adapter = HTTPAdapter(pool_maxsize=_POOL_MAXSIZE)
-        self.mount("http://", adapter)
-        self.mount("https://", adapter)
-        self._gate = gate
-        self._timeout = timeout
-        self._check_feed = check_feed
 
-    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
-        request.headers["User-Agent"] = USER_AGENT
-        if kwargs.get("timeout") is None:
-            kwargs["timeout"] = self._timeout
-        self._gate.wait()
-        response = super().send(request, **kwargs)
-        if response.status_code in (429, 503):
-            response.close()
-            raise _Unavailable(response.status_code, _retry_after(response.headers.get("Retry-After")))
-        if self._check_feed and response.status_code == 200:
-            body = response.content
-            if body.lstrip().startswith(b"Rate exceeded"):
-                raise _Throttled("arXiv answered 'Rate exceeded.'")
-            _check_well_formed(body)
-        return response
+def _transient(exc: Exception) -> bool:
+    """What arXiv may answer differently a moment later: throttling, 5xx, timeouts, a cut connection."""
+    if isinstance(exc, arxiv.HTTPError):
+        return exc.status in RETRY_STATUSES
+    return isinstance(
+        exc,
+        Throttled
+        | Unavailable
+        | _MalformedFeed
+        | arxiv.UnexpectedEmptyPageError
+        | requests.Timeout
+        | requests.ConnectionError
+        | requests.exceptions.ChunkedEncodingError,
+    )
 
 
 def _meta(result: Any) -> PaperMeta:
@@ -181,8 +129,8 @@ class ArxivClient:
     def __init__(self, settings: Settings, gate: Gate | None = None) -> None:
         self._settings = settings
         self._gate: Gate = gate or RateGate(settings.min_interval_seconds)
-        self._api_session = _GatedSession(self._gate, settings.timeout_seconds, check_feed=True)
-        self._pdf_session = _GatedSession(self._gate, settings.timeout_seconds, check_feed=False)
+        self._api_session = GatedSession(self._gate, settings.timeout_seconds, check_body=_check_feed)
+        self._pdf_session = GatedSession(self._gate, settings.timeout_seconds)
         self._host = urlsplit(settings.arxiv_api_url).netloc or settings.arxiv_api_url
 
     def _client(self, page_size: int) -> Any:
@@ -193,38 +141,23 @@ class ArxivClient:
 
     def _retrying(self, what: str, attempt: Callable[[], T]) -> T:
         """Run ``attempt`` with backoff on transient failures; translate the final failure."""
-        tries = self._settings.max_retries + 1
-        for index in range(tries):
-            try:
-                return attempt()
-            except ToolFailure:
-                raise
-            except (
-                _Throttled,
-                _Unavailable,
-                _MalformedFeed,
-                requests.Timeout,
-                requests.ConnectionError,
-                requests.exceptions.ChunkedEncodingError,
-            ) as exc:
-                failure = exc
-            except arxiv.HTTPError as exc:
-                if exc.status not in _RETRY_STATUSES:
-                    raise self._http_failure(what, exc.status) from exc
-                failure = exc
-            except arxiv.UnexpectedEmptyPageError as exc:
-                failure = exc
-            except requests.RequestException as exc:  # too many redirects, invalid URL, ...: not transient
-                raise ToolFailure(
-                    ErrorCode.RESOURCE_ERROR, f"the request to arXiv for {what} failed ({type(exc).__name__})"
-                ) from exc
-            if index + 1 < tries:
-                delay = self._settings.retry_backoff_seconds * (2**index)
-                if isinstance(failure, _Unavailable) and failure.retry_after is not None:
-                    delay = max(delay, min(failure.retry_after, _MAX_RETRY_AFTER_SECONDS))
-                logger.warning("%s: %s; retry %d of %d in %.1f s", what, failure, index + 1, tries - 1, delay)
-                time.sleep(delay)
-        raise self._final_failure(what, failure, tries) from failure
+        try:
+            return with_retries(
+                what,
+                attempt,
+                tries=self._settings.max_retries + 1,
+                backoff=self._settings.retry_backoff_seconds,
+                transient=_transient,
+                max_retry_after=_MAX_RETRY_AFTER_SECONDS,
+            )
+        except Exhausted as done:
+            raise self._final_failure(what, done.failure, done.tries) from done.failure
+        except arxiv.HTTPError as exc:
+            raise self._http_failure(what, exc.status) from exc
+        except requests.RequestException as exc:  # too many redirects, invalid URL, ...: not transient
+            raise ToolFailure(
+                ErrorCode.RESOURCE_ERROR, f"the request to arXiv for {what} failed ({type(exc).__name__})"
+            ) from exc
 
     def _http_failure(self, what: str, status: int) -> ToolFailure:
         if status == 400:
@@ -245,11 +178,11 @@ class ArxivClient:
                 ErrorCode.DATA_FORMAT_ERROR,
                 f"arXiv returned a malformed response for {what} ({tries} attempts); try again later",
             )
-        if isinstance(exc, _Throttled) or (
-            isinstance(exc, _Unavailable | arxiv.HTTPError) and exc.status == 429
+        if isinstance(exc, Throttled) or (
+            isinstance(exc, Unavailable | arxiv.HTTPError) and exc.status == 429
         ):
             reason = "arXiv is rate-limiting requests"
-        elif isinstance(exc, _Unavailable | arxiv.HTTPError):
+        elif isinstance(exc, Unavailable | arxiv.HTTPError):
             reason = f"arXiv is unavailable (HTTP {exc.status})"
         elif isinstance(exc, requests.Timeout):
             reason = f"arXiv did not answer within {self._settings.timeout_seconds:g} s"
@@ -305,7 +238,7 @@ class ArxivClient:
             with self._pdf_session.get(url, stream=True) as response:
                 if response.status_code == 404:
                     raise NoPdf(ErrorCode.RESOURCE_ERROR, NO_FULL_TEXT)
-                if response.status_code in _RETRY_STATUSES:
+                if response.status_code in RETRY_STATUSES:
                     raise arxiv.HTTPError(url, 0, response.status_code)
                 if response.status_code != 200:
                     raise ToolFailure(
@@ -319,9 +252,9 @@ class ArxivClient:
                         ErrorCode.DATA_FORMAT_ERROR, f"{NO_FULL_TEXT} (the PDF exceeds {cap} bytes)"
                     )
                 written, head, tail = 0, b"", b""
-                for chunk in response.iter_content(_CHUNK):
+                for chunk in response.iter_content(CHUNK):
                     if written == 0 and chunk.lstrip().startswith(b"Rate exceeded"):
-                        raise _Throttled("arXiv answered 'Rate exceeded.'")
+                        raise Throttled("arXiv answered 'Rate exceeded.'")
                     written += len(chunk)
                     if written > cap:
                         raise ToolFailure(
@@ -370,7 +303,7 @@ class ArxivClient:
 
         def attempt() -> bytes | None:
             target = url
-            for _ in range(_MAX_REDIRECTS + 1):
+            for _ in range(MAX_REDIRECTS + 1):
                 with self._pdf_session.get(target, stream=True, allow_redirects=False) as response:
                     status = response.status_code
                     if status in (301, 302, 303, 307, 308):
@@ -381,29 +314,13 @@ class ArxivClient:
                         continue
                     if status in (404, 410):
                         return None
-                    if status in _RETRY_STATUSES:
+                    if status in RETRY_STATUSES:
                         raise arxiv.HTTPError(target, 0, status)
                     if status != 200:
                         raise ToolFailure(
                             ErrorCode.RESOURCE_ERROR, f"arXiv answered HTTP {status} for {what}"
                         )
-                    return self._capped_body(response, cap, what)
+                    return capped_body(response, cap, what)
             raise ToolFailure(ErrorCode.RESOURCE_ERROR, f"too many redirects for {what}")
 
         return self._retrying(what, attempt)
-
-    @staticmethod
-    def _capped_body(response: requests.Response, cap: int, what: str) -> bytes:
-        length = response.headers.get("Content-Length")
-        if length and length.isdigit() and int(length) > cap:
-            raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{what} exceeds {cap} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_content(_CHUNK):
-            if size == 0 and chunk.lstrip().startswith(b"Rate exceeded"):
-                raise _Throttled("arXiv answered 'Rate exceeded.'")
-            size += len(chunk)
-            if size > cap:
-                raise ToolFailure(ErrorCode.DATA_FORMAT_ERROR, f"{what} exceeds {cap} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
-from mcp_shared import ErrorCode, FleetGate, ToolFailure
+from mcp_shared import ErrorCode, ToolFailure
+from mcp_shared.fleet import FleetGate
 from pydantic import BaseModel, Field
 
 from .bibliography import Reference, load_bibliography

@@ -2,7 +2,7 @@
 
 Each source has its own endpoint (``PAPERS_MCP_S2_URL``, ``PAPERS_MCP_OPENALEX_URL``; an empty URL
 disables it) and its own polite gate (``RateGate`` in one process, mcp-shared's ``FleetGate`` in a
-fleet), and shares arXiv's HTTP policy (``arxiv_api``): the same gated session (papers-mcp's
+fleet), and arXiv's HTTP policy (``http_policy``): the same gated session (papers-mcp's
 User-Agent, a timeout on every request, bounded redirects), the same retries with exponential
 backoff on 429/5xx, timeouts and dropped connections, the same size cap on a body, and failures
 translated here into ``ToolFailure``. A 429 waits for its ``Retry-After`` only when that is within
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -28,7 +27,16 @@ from urllib.parse import quote, urlsplit
 import requests
 from mcp_shared import ErrorCode, ToolFailure
 
-from .arxiv_api import _RETRY_STATUSES, ArxivClient, Gate, RateGate, _GatedSession, _Throttled, _Unavailable
+from .http_policy import (
+    RETRY_STATUSES,
+    Exhausted,
+    Gate,
+    GatedSession,
+    RateGate,
+    Unavailable,
+    capped_body,
+    with_retries,
+)
 from .scholar_models import Direction, EdgeChunk, NotKnown, ScholarPaper, ScholarSource, arxiv_from
 from .settings import Settings
 
@@ -65,7 +73,7 @@ class _Json:
     params: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._session = _GatedSession(self.gate, self.settings.timeout_seconds, check_feed=False)
+        self._session = GatedSession(self.gate, self.settings.timeout_seconds, self.name)
         self._host = urlsplit(self.base_url).netloc or self.base_url
 
     def get(self, path: str, params: Mapping[str, str | int], what: str) -> Any:
@@ -80,9 +88,9 @@ class _Json:
             method, url, params={**self.params, **params}, json=body, headers=self.headers, stream=True
         ) as response:
             status = response.status_code
-            if status in _RETRY_STATUSES:
-                raise _Unavailable(status, None)
-            raw = ArxivClient._capped_body(response, self.settings.max_pdf_bytes, what)
+            if status in RETRY_STATUSES:
+                raise Unavailable(status, None, self.name)
+            raw = capped_body(response, self.settings.max_pdf_bytes, what)
         if status == 404:
             raise NotKnown(what)
         if status != 200:
@@ -115,46 +123,32 @@ class _Json:
 
     def _retrying(self, what: str, attempt: Callable[[], T]) -> T:
         """``attempt`` with backoff on transient failures; a long Retry-After fails at once."""
-        tries = self.settings.max_retries + 1
-        bound = self.settings.scholar_max_retry_after_seconds
-        for index in range(tries):
-            try:
-                return attempt()
-            except _Unavailable as exc:
-                failure: Exception = exc
-                if exc.retry_after is not None and exc.retry_after > bound:
-                    raise ToolFailure(
-                        ErrorCode.RESOURCE_ERROR,
-                        f"{self.name} is rate-limiting requests (HTTP {exc.status}; retry after "
-                        f"{exc.retry_after:g} s) for {what}",
-                    ) from exc
-            except (
-                _Throttled,
-                requests.Timeout,
-                requests.ConnectionError,
-                requests.exceptions.ChunkedEncodingError,
-            ) as exc:
-                failure = exc
-            except requests.RequestException as exc:
-                raise ToolFailure(
-                    ErrorCode.RESOURCE_ERROR,
-                    f"the request to {self.name} for {what} failed ({type(exc).__name__})",
-                ) from exc
-            if index + 1 < tries:
-                delay = self.settings.retry_backoff_seconds * (2**index)
-                if isinstance(failure, _Unavailable) and failure.retry_after is not None:
-                    delay = max(delay, failure.retry_after)
-                said = (
-                    f"{self.name} answered HTTP {failure.status}"
-                    if isinstance(failure, _Unavailable)
-                    else failure
-                )
-                logger.warning("%s: %s; retry %d of %d in %.1f s", what, said, index + 1, tries - 1, delay)
-                time.sleep(delay)
-        raise self._final(what, failure, tries) from failure
+        try:
+            return with_retries(
+                what,
+                attempt,
+                tries=self.settings.max_retries + 1,
+                backoff=self.settings.retry_backoff_seconds,
+                transient=_transient,
+                max_retry_after=self.settings.scholar_max_retry_after_seconds,
+                long_wait_fails=True,
+            )
+        except Exhausted as done:
+            raise self._final(what, done.failure, done.tries) from done.failure
+        except requests.RequestException as exc:
+            raise ToolFailure(
+                ErrorCode.RESOURCE_ERROR,
+                f"the request to {self.name} for {what} failed ({type(exc).__name__})",
+            ) from exc
 
     def _final(self, what: str, exc: Exception, tries: int) -> ToolFailure:
-        if isinstance(exc, _Unavailable):
+        if isinstance(exc, Unavailable):
+            wait = exc.retry_after
+            if wait is not None and wait > self.settings.scholar_max_retry_after_seconds:
+                return ToolFailure(
+                    ErrorCode.RESOURCE_ERROR,
+                    f"{self.name} is rate-limiting requests (HTTP {exc.status}; retry after {wait:g} s) for {what}",
+                )
             reason = (
                 f"{self.name} is rate-limiting requests"
                 if exc.status == 429
@@ -165,6 +159,14 @@ class _Json:
         else:
             reason = f"{self.name} could not be reached at {self._host}"
         return ToolFailure(ErrorCode.RESOURCE_ERROR, f"{reason} ({what}, {tries} attempts)")
+
+
+def _transient(exc: Exception) -> bool:
+    """An index's 429/5xx, a timeout or a cut connection may pass; anything else will not."""
+    return isinstance(
+        exc,
+        Unavailable | requests.Timeout | requests.ConnectionError | requests.exceptions.ChunkedEncodingError,
+    )
 
 
 class S2Client(ScholarSource):
