@@ -91,3 +91,21 @@ def test_a_page_without_title_sections_or_sound_paragraphs_is_a_failed_conversio
     assert failed_conversion(failed)
     assert failed_conversion(HtmlSignals(0, 0, 0, 2, 1, 1, 0, 2, titled=True)) is None
     assert failed_conversion(HtmlSignals(9, 0, 0, 0, 40, 0, 0, 3000, titled=False)) is None  # 2607.24767v1
+
+
+def test_touching_formulas_in_a_table_header_are_one_formula() -> None:
+    """Issue 18: a header with math in its unit came out as ``$M_{\\mathrm{vir}}/${10}^{12}...$$``."""
+    from papers_mcp.latexml import parse_page
+
+    page = (
+        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+        '<section class="ltx_section"><h2 class="ltx_title">1 Results</h2><table class="ltx_tabular">'
+        '<tr class="ltx_tr"><td class="ltx_td">Halo</td><td class="ltx_td">'
+        '<math alttext="M_{\\mathrm{vir}}/" display="inline"></math>'
+        '<math alttext="{10}^{12}M_{\\odot}" display="inline"></math></td></tr>'
+        '<tr class="ltx_tr"><td class="ltx_td">A</td><td class="ltx_td">'
+        '<math alttext="1.5" display="inline"></math></td></tr></table></section></article></body></html>'
+    )
+    body = parse_page(page.encode(), "html").text.body
+    assert "| Halo | $M_{\\mathrm{vir}}/{10}^{12}M_{\\odot}$ |" in body
+    assert "| A | 1.5 |" in body

@@ -15,7 +15,7 @@ from . import convert, sections
 __all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text", "paper_text"]
 
 # Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
-EXTRACTOR_VERSION = "3"
+EXTRACTOR_VERSION = "4"
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")
 

@@ -100,6 +100,15 @@ def _flow(text: str) -> str:
     return " ".join(text.split())
 
 
+# Two inline formulas that touch (``$a$$b$``) would read as a display delimiter: they are one formula.
+_TOUCHING_MATH = re.compile(r"(?<=[^\s$])\$\$(?=[^\s$])")
+
+
+def _prose(text: str) -> str:
+    """``_flow``, and formulas that touch joined into one (``$M/$`` + ``${10}^{12}$``)."""
+    return _TOUCHING_MATH.sub("", _flow(text))
+
+
 def _text(element: _Element) -> str:
     return "".join(element.itertext())
 
@@ -135,7 +144,7 @@ class _Renderer:
 
     def inline(self, element: _Element, *, notes: bool = True, skip: Iterable[object] = ()) -> str:
         """An element's content as one line of prose (its own tail excluded; ``skip``ped children's too)."""
-        return _flow(self._raw(element, notes, skip))
+        return _prose(self._raw(element, notes, skip))
 
     def _raw(self, element: _Element, notes: bool, skip: Iterable[object] = ()) -> str:
         """Like ``inline`` but with the source's whitespace kept, so ``<span>I </span>Intro`` keeps its space."""
@@ -225,7 +234,7 @@ class _Renderer:
         run: list[str] = [element.text or ""]
 
         def flush() -> None:
-            text = _flow("".join(run))
+            text = _prose("".join(run))
             run.clear()
             if text:
                 out.append(text)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["MAX_RULED_HEADER_ROWS", "Cell", "Row", "markdown_table"]
+__all__ = ["MAX_RULED_HEADER_ROWS", "Cell", "Row", "markdown_table", "normalize_markdown_table"]
 
 # A rule lower than this many rows is the table's end rule or a group rule, not the header's.
 MAX_RULED_HEADER_ROWS = 3
@@ -144,3 +144,58 @@ def markdown_table(rows: list[Row]) -> str:
         if any(cells):
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+_SEPARATOR = re.compile(r"^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
+_GENERATED_NAME = re.compile(r"^Col\d+$")  # PyMuPDF's name for a header cell it found empty
+
+
+def _pipe_cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [" ".join(c.replace("<br>", " ").split()) for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def normalize_markdown_table(block: str) -> str | None:
+    """A PDF route's markdown table (pymupdf4llm) rewritten by the same rule; None if not a table.
+
+    The PDF gives a grid without spans: a header cell over several columns is its text followed
+    by empty header cells, and its sub-headers are the next row. So the header goes on down while
+    its row has an empty cell after a named one and the next row holds no number; an empty header
+    cell belongs to the named cell on its left.
+    """
+    lines = [line for line in block.strip().splitlines() if line.strip()]
+    if len(lines) < 2 or not lines[0].lstrip().startswith("|") or not _SEPARATOR.match(lines[1].strip()):
+        return None
+    if not all(line.lstrip().startswith("|") for line in lines):
+        return None
+    header = ["" if _GENERATED_NAME.match(c) else c for c in _pipe_cells(lines[0])]
+    grid = [header] + [_pipe_cells(line) for line in lines[2:]]
+    head = 1
+    while (
+        head < len(grid)
+        and _spans_right(grid[head - 1])
+        and not any(_NUMERIC.fullmatch(c) for c in grid[head] if c)
+    ):
+        head += 1
+    rows = [
+        Row(_spanned(cells) if r < head - 1 else tuple(Cell(c) for c in cells), head=r < head)
+        for r, cells in enumerate(grid)
+    ]
+    return markdown_table(rows) or None
+
+
+def _spans_right(cells: list[str]) -> bool:
+    """Whether an empty cell follows a named one (a header over several columns)."""
+    return any(cells[i] and not cells[i + 1] for i in range(len(cells) - 1))
+
+
+def _spanned(cells: list[str]) -> tuple[Cell, ...]:
+    out: list[Cell] = []
+    for text in cells:
+        if not text and out and out[-1].text:
+            out[-1] = Cell(out[-1].text, out[-1].colspan + 1)
+        else:
+            out.append(Cell(text))
+    return tuple(out)
