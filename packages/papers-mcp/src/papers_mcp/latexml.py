@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 import lxml.etree
 from lxml.etree import _Element
 
-from .fulltext import PaperText
+from .fulltext import EXTRACTOR_VERSIONS, PaperText
 from .html_quality import HtmlSignals, failed_conversion
 from .latexml_front import LABEL_CLASSES, front_lines, heading_paragraph, headless_front
 from .math_numbers import plain_number
@@ -47,8 +47,8 @@ from .tables import Cell, Row, markdown_table
 
 __all__ = ["HTML_EXTRACTOR_VERSION", "LatexmlPage", "parse_page"]
 
-# Bump whenever the markdown for the same page changes: the library keys cached text by it.
-HTML_EXTRACTOR_VERSION = "2"
+# Bump it in fulltext.EXTRACTOR_VERSIONS whenever the markdown for the same page changes.
+HTML_EXTRACTOR_VERSION = EXTRACTOR_VERSIONS["html"]
 
 _BLOCK_TAGS = frozenset(
     {

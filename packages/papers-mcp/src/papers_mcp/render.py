@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
 
 from .descriptions import RESULT_SEPARATOR, RESULTS_HEADER
 from .fulltext import PaperText
+from .levels import LEVEL_PARTS, Level
 from .metadata import PaperMeta
 
 __all__ = [
@@ -27,7 +27,6 @@ __all__ = [
     "render_results",
 ]
 
-Level = Literal["abstract", "body", "appendix", "all"]
 
 # English prose runs about 4 characters per token; markdown with maths and tables runs
 # denser, so budget conservatively.
@@ -139,30 +138,39 @@ def _titled(title: str, part: str) -> str:
 
 
 def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
-    """The whole answer for ``level`` before paging; ``text`` is needed for every level but abstract."""
-    parts = [_abstract_section(meta, text)] if level in ("abstract", "body", "all") else []
-    if level != "abstract":
-        if text is None:
-            raise ValueError(f"level {level!r} needs the full text")
-        if level == "all" and meta.abstract.strip() and text.front.strip():
-            # "all" is every part: the paper's own front matter too (title, authors, keywords, a
-            # printed contents list), which the arXiv abstract above does not replace.
-            parts.append(f"## Front matter\n\n{text.front.strip()}")
-        if level in ("body", "all"):
-            parts.append(text.body.strip())
-        if level == "all":
-            parts.append(
-                _titled("References", text.references.strip() or "(This paper has no reference list.)")
-            )
-        if level in ("appendix", "all") and text.appendix.strip():
-            parts.append(_titled("Appendix", text.appendix.strip()))
-        elif level == "appendix":
-            parts.append(
-                f"This paper has no appendix: its {f'{text.pages}-page ' if text.pages else ''}full text "
-                f"({text.source_label}) contains no appendix sections. "
-                'Use level "body" for the main text.'
-            )
+    """The whole answer for ``level`` before paging: its parts (``levels.LEVEL_PARTS``) in order.
+
+    ``text`` is needed for every level but abstract.
+    """
+    if level != "abstract" and text is None:
+        raise ValueError(f"level {level!r} needs the full text")
+    parts = [_part(meta, level, text, name) for name in LEVEL_PARTS[level]]
     return "\n\n".join(p for p in parts if p)
+
+
+def _part(meta: PaperMeta, level: Level, text: PaperText | None, name: str) -> str:
+    if name == "abstract":
+        return _abstract_section(meta, text)
+    assert text is not None
+    if name == "front":
+        # "all" is every part: the paper's own front matter too (title, authors, keywords, a
+        # printed contents list), which the arXiv abstract above does not replace.
+        return (
+            f"## Front matter\n\n{text.front.strip()}" if meta.abstract.strip() and text.front.strip() else ""
+        )
+    if name == "body":
+        return text.body.strip()
+    if name == "references":
+        return _titled("References", text.references.strip() or "(This paper has no reference list.)")
+    if text.appendix.strip():
+        return _titled("Appendix", text.appendix.strip())
+    if level != "appendix":
+        return ""
+    return (
+        f"This paper has no appendix: its {f'{text.pages}-page ' if text.pages else ''}full text "
+        f"({text.source_label}) contains no appendix sections. "
+        'Use level "body" for the main text.'
+    )
 
 
 def _split_oversized(block: str, limit: int) -> list[str]:
