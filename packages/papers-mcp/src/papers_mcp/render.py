@@ -138,39 +138,34 @@ def _titled(title: str, part: str) -> str:
 
 
 def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
-    """The whole answer for ``level`` before paging: its parts (``levels.LEVEL_PARTS``) in order.
+    """The whole answer for ``level`` before paging; ``text`` is needed for every level but abstract.
 
-    ``text`` is needed for every level but abstract.
+    Which parts a level shows, in this order, is ``levels.LEVEL_PARTS``.
     """
-    if level != "abstract" and text is None:
-        raise ValueError(f"level {level!r} needs the full text")
-    parts = [_part(meta, level, text, name) for name in LEVEL_PARTS[level]]
+    shows = LEVEL_PARTS[level]
+    parts = [_abstract_section(meta, text)] if "abstract" in shows else []
+    if level != "abstract":
+        if text is None:
+            raise ValueError(f"level {level!r} needs the full text")
+        if "front" in shows and meta.abstract.strip() and text.front.strip():
+            # "all" is every part: the paper's own front matter too (title, authors, keywords, a
+            # printed contents list), which the arXiv abstract above does not replace.
+            parts.append(f"## Front matter\n\n{text.front.strip()}")
+        if "body" in shows:
+            parts.append(text.body.strip())
+        if "references" in shows:
+            parts.append(
+                _titled("References", text.references.strip() or "(This paper has no reference list.)")
+            )
+        if "appendix" in shows and text.appendix.strip():
+            parts.append(_titled("Appendix", text.appendix.strip()))
+        elif level == "appendix":
+            parts.append(
+                f"This paper has no appendix: its {f'{text.pages}-page ' if text.pages else ''}full text "
+                f"({text.source_label}) contains no appendix sections. "
+                'Use level "body" for the main text.'
+            )
     return "\n\n".join(p for p in parts if p)
-
-
-def _part(meta: PaperMeta, level: Level, text: PaperText | None, name: str) -> str:
-    if name == "abstract":
-        return _abstract_section(meta, text)
-    assert text is not None
-    if name == "front":
-        # "all" is every part: the paper's own front matter too (title, authors, keywords, a
-        # printed contents list), which the arXiv abstract above does not replace.
-        return (
-            f"## Front matter\n\n{text.front.strip()}" if meta.abstract.strip() and text.front.strip() else ""
-        )
-    if name == "body":
-        return text.body.strip()
-    if name == "references":
-        return _titled("References", text.references.strip() or "(This paper has no reference list.)")
-    if text.appendix.strip():
-        return _titled("Appendix", text.appendix.strip())
-    if level != "appendix":
-        return ""
-    return (
-        f"This paper has no appendix: its {f'{text.pages}-page ' if text.pages else ''}full text "
-        f"({text.source_label}) contains no appendix sections. "
-        'Use level "body" for the main text.'
-    )
 
 
 def _split_oversized(block: str, limit: int) -> list[str]:
