@@ -109,3 +109,25 @@ def test_touching_formulas_in_a_table_header_are_one_formula() -> None:
     body = parse_page(page.encode(), "html").text.body
     assert "| Halo | $M_{\\mathrm{vir}}/{10}^{12}M_{\\odot}$ |" in body
     assert "| A | 1.5 |" in body
+
+
+def test_an_equation_group_of_rows_in_one_table_is_one_display_line_per_row() -> None:
+    """Issue 18: oxide writes a multi-line equation group as ONE table whose rows are tr.ltx_equation."""
+    from papers_mcp.latexml import parse_page
+
+    cell = (
+        '<td class="ltx_td ltx_eqn_cell"><math alttext="\\displaystyle {tex}" display="inline"></math></td>'
+    )
+    rows = "".join(
+        f'<tr class="ltx_equation ltx_eqn_row">{cell.format(tex=lhs)}{cell.format(tex=rhs)}'
+        f'<td class="ltx_eqn_cell ltx_eqn_eqno"><span class="ltx_tag">({n})</span></td></tr>'
+        for n, (lhs, rhs) in enumerate([("R=", "\\lambda_{1}a"), ("", "+\\lambda_{2}b")], 1)
+    )
+    page = (
+        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+        '<section class="ltx_section"><h2 class="ltx_title">1 Method</h2><div class="ltx_para">'
+        f'<table class="ltx_equationgroup ltx_eqn_align ltx_eqn_table"><tbody>{rows}</tbody></table>'
+        "</div></section></article></body></html>"
+    )
+    body = parse_page(page.encode(), "html").text.body
+    assert "$$R= \\lambda_{1}a$$ (1)\n$$+\\lambda_{2}b$$ (2)" in body
