@@ -15,7 +15,8 @@ It answers, in this order:
   metadata, ranked by weighted term counts (title above abstract), so ranking is testable;
 - ``/pdf/<id>``: the fixture PDF (or one a test assigned to that id with ``serve_pdf_as``);
 - ``/html/<versioned id>`` and ``/ar5iv/html/<bare id>``: the real LaTeXML pages of
-  ``shared/fixtures/arxiv-html/pages`` (arXiv's HTML and ar5iv), HTTP 404 for every other paper,
+  ``shared/fixtures/arxiv-html/pages`` (arXiv's HTML and ar5iv) and ``…/arxiv-html/oxide``
+  (arXiv's LaTeXML-oxide pages since August 2026), HTTP 404 for every other paper,
   so the fixture PDFs keep exercising the PDF route. Those pages' ``metadata.json`` joins the id
   lookups (an ar5iv page has no version: it is served as v1, dated by the month its id encodes).
 
@@ -390,6 +391,10 @@ class Replay:
     def html_pages(self) -> Path:
         return self.fixtures.parent / "arxiv-html" / "pages"
 
+    @property
+    def oxide_pages(self) -> Path:
+        return self.fixtures.parent / "arxiv-html" / "oxide"
+
     def serve_pdf_as(self, versioned: str, pdf: Path | None) -> None:
         """Serve ``pdf`` at ``/pdf/<versioned>`` (None: back to the fixture's own PDF, or 404)."""
         with self._lock:
@@ -427,11 +432,11 @@ class Replay:
             base, _, version = versioned.rpartition("v")
             pdf = self.fixtures / "pdfs" / f"{versioned.replace('/', '_')}.pdf"
             self._papers[versioned] = _Paper(versioned, base, int(version), meta, pdf)
-        html_meta = self.html_pages.parent / "metadata.json"
-        if html_meta.is_file():
-            for name, meta in json.loads(html_meta.read_text(encoding="utf-8")).items():
-                paper = _html_paper(name, meta, self.fixtures / "pdfs")
-                self._papers[paper.versioned] = paper
+        for html_meta in (self.html_pages.parent / "metadata.json", self.oxide_pages / "metadata.json"):
+            if html_meta.is_file():
+                for name, meta in json.loads(html_meta.read_text(encoding="utf-8")).items():
+                    paper = _html_paper(name, meta, self.fixtures / "pdfs")
+                    self._papers[paper.versioned] = paper
         for row in json.loads((self.fixtures / "feeds" / "index.json").read_text(encoding="utf-8")):
             body = (self.fixtures / "feeds" / row["file"]).read_bytes()
             self._recorded.append((_params(urlsplit(row["request_url"]).query), row["http_status"], body))
@@ -562,6 +567,8 @@ class Replay:
             m = _NEW_ID.match(raw_id) or _OLD_ID.match(raw_id)
             name = "ar5iv_" + raw_id.replace("/", "_") if m is not None and m[2] is None else ""
         page = self.html_pages / f"{name}.html"
+        if name and not page.is_file():
+            page = self.oxide_pages / f"{name}.html"
         if not name or not page.is_file():
             return 404, "text/html; charset=utf-8", b"<html><body>No HTML for this paper</body></html>"
         return 200, "text/html; charset=utf-8", page.read_bytes()
@@ -656,7 +663,9 @@ def _html_paper(name: str, meta: dict[str, Any], pdfs: Path) -> _Paper:
         versioned += "v1"  # an ar5iv page carries no version
     base, _, version = versioned.rpartition("v")
     date = meta.get("version_date") or f"20{base[:2]}-{base[2:4]}-01"  # the month a new-style id encodes
-    full = {"authors": [], **meta, "version_date": date}
+    # A failed conversion's page gives no title or abstract (null in its metadata): served empty.
+    given = {key: value for key, value in meta.items() if value is not None}
+    full = {"authors": [], "title": "", "abstract": "", **given, "version_date": date}
     return _Paper(versioned, base, int(version), full, pdfs / f"{versioned.replace('/', '_')}.pdf")
 
 

@@ -272,3 +272,47 @@ def test_an_annotated_bibliography_keeps_its_comments_and_addresses_after_it_are
     )
     assert parts.references.count("The authors consider") == 4 and "The authors consider" not in parts.body
     assert parts.front.endswith("rstan@math.mit.edu") and parts.appendix == ""
+
+
+def test_lettered_appendix_before_the_references_is_appendix() -> None:
+    # Issue 18: "A Alternative Prompts for ..." after the numbered sections, with no word Appendix,
+    # printed BEFORE the references. No fixture PDF has this order (1512.03385v1 and 1810.04805v2
+    # letter theirs after the list), so the page is written in the engine's markdown shape.
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n{INTRO}\n\n## **2 Method**\n\n{PROSE}",
+        "## **A Alternative Prompts for the Judge**\n\nWe list the prompts we tried first.\n\n"
+        "### **A.1 Zero-shot prompt**\n\nThe zero-shot prompt reads as follows.\n\n"
+        "## **B Further Results**\n\nThe remaining tables.",
+        "## **References**\n\n- [1] Y. Bengio. Learning long-term dependencies. IEEE TNN, 1994.\n\n"
+        "- [2] C. M. Bishop. Neural networks for pattern recognition. 1995.",
+    )
+    assert "## **2 Method**" in parts.body and "Alternative Prompts" not in parts.body
+    assert parts.appendix.startswith("## **A Alternative Prompts for the Judge**")
+    assert "## **B Further Results**" in parts.appendix and "Zero-shot prompt" in parts.appendix
+    assert parts.references.startswith("## **References**")
+
+
+def test_a_lettered_subsection_under_roman_sections_stays_in_the_body() -> None:
+    # IEEE and REVTeX number sections "I.", "II." and letter their subsections "A.", "B.".
+    parts = split(
+        f"# Title\n\n{ABSTRACT}\n\n## **I. INTRODUCTION**\n\n{PROSE}",
+        f"## **II. METHOD**\n\n### **A. Dataset**\n\n{PROSE}",
+        "## **References**\n\n- [1] Y. Bengio. Learning long-term dependencies. IEEE TNN, 1994.\n\n"
+        "- [2] C. M. Bishop. Neural networks for pattern recognition. 1995.",
+    )
+    assert "### **A. Dataset**" in parts.body and parts.appendix == ""
+
+
+def test_a_pdf_table_with_a_spanning_header_is_written_by_the_table_rule() -> None:
+    # pymupdf4llm's grid for a header "EN.QA" over "F1 Score | Tokens": the spanning text in one
+    # cell, an empty cell beside it, the sub-headers in the next row (2409.01666v1 Table 1's cells).
+    table = (
+        "|Method|EN.QA||EN.MC||\n|---|---|---|---|---|\n||F1 Score|Tokens|Acc.|Tokens|\n"
+        "|Long-context LLM w/o RAG|||||\n|Llama3.1-70B|34.26|117K|71.62|117K|"
+    )
+    parts = split(f"# Title\n\n{ABSTRACT}\n\n{INTRO}\n\nTable 1: Comparisons.\n\n{table}")
+    assert (
+        "Table 1: Comparisons.\n\n| Method | EN.QA F1 Score | EN.QA Tokens | EN.MC Acc. | EN.MC Tokens |\n"
+        "| --- | --- | --- | --- | --- |\n| Long-context LLM w/o RAG |  |  |  |  |\n"
+        "| Llama3.1-70B | 34.26 | 117K | 71.62 | 117K |"
+    ) in parts.body

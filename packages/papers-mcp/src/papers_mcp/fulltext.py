@@ -12,10 +12,19 @@ from pathlib import Path
 
 from . import convert, sections
 
-__all__ = ["EXTRACTOR_VERSION", "SOURCES", "PaperText", "extract_paper_text", "paper_text"]
+__all__ = [
+    "EXTRACTOR_VERSION",
+    "EXTRACTOR_VERSIONS",
+    "SOURCES",
+    "PaperText",
+    "extract_paper_text",
+    "paper_text",
+]
 
-# Bump whenever the output for the same PDF changes: the local library keys cached markdown by it.
-EXTRACTOR_VERSION = "3"
+# The one table of extractor versions, per source: bump a route's version whenever its text for the
+# same paper changes; the local library and the fleet key cached text by it, so old text is re-made.
+EXTRACTOR_VERSIONS = {"html": "2", "ar5iv": "2", "pdf": "4"}
+EXTRACTOR_VERSION = EXTRACTOR_VERSIONS["pdf"]  # the PDF route's (its historical name)
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")
 

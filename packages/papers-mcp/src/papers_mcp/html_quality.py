@@ -18,6 +18,12 @@ from the text. A conversion is *degraded* when one of these holds:
    without any has lost its sectioning (custom heading macros LaTeXML did not understand), and
    its levels cannot be told apart, whereas the PDF route finds headings in the text.
 
+A conversion that **failed** is no paper at all and is never served: arXiv still serves a page for
+a TeX source LaTeXML could not convert ("Untitled Document": no title, no section, a paragraph or
+two of raw TeX between ``ltx_ERROR`` spans). The rule: no title, no section, no bibliography
+entry, and errors in every paragraph (or no paragraph at all). The route moves on (ar5iv, the PDF)
+as for a missing page.
+
 A degraded conversion is replaced by the PDF when the PDF can be had and converted; when it
 cannot, the HTML is kept (it is still the paper's text).
 """
@@ -26,7 +32,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["MAX_ERROR_PARAGRAPH_SHARE", "MIN_WORDS_WITHOUT_SECTIONS", "HtmlSignals", "degraded_reasons"]
+__all__ = [
+    "MAX_ERROR_PARAGRAPH_SHARE",
+    "MIN_WORDS_WITHOUT_SECTIONS",
+    "HtmlSignals",
+    "degraded_reasons",
+    "failed_conversion",
+]
 
 MAX_ERROR_PARAGRAPH_SHARE = 1 / 3
 MIN_WORDS_WITHOUT_SECTIONS = 7_500
@@ -44,6 +56,7 @@ class HtmlSignals:
     paragraphs_with_errors: int
     sections: int  # part / chapter / section / subsection / subsubsection / appendix elements
     words: int  # words of the rendered body and appendix
+    titled: bool = True  # the page has a title (h1.ltx_title_document)
 
 
 def degraded_reasons(signals: HtmlSignals) -> list[str]:
@@ -61,3 +74,15 @@ def degraded_reasons(signals: HtmlSignals) -> list[str]:
     if signals.sections == 0 and signals.words > MIN_WORDS_WITHOUT_SECTIONS:
         reasons.append(f"no sections in {signals.words} words")
     return reasons
+
+
+def failed_conversion(signals: HtmlSignals) -> str | None:
+    """Why this page is a failed conversion and no paper at all (see the module docstring), or None."""
+    if signals.titled or signals.sections or signals.bib_entries:
+        return None
+    if signals.paragraphs_with_errors < signals.paragraphs:
+        return None
+    return (
+        f"a failed conversion: no title, no section, errors in {signals.paragraphs_with_errors} "
+        f"of {signals.paragraphs} paragraphs"
+    )

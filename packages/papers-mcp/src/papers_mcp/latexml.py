@@ -9,18 +9,20 @@ footer, ar5iv's buttons) is never visited at all.
 Rendering rules, each chosen so an agent reads the text once and in order:
 
 - math: the TeX source in ``alttext`` (``$…$`` inline, ``$$…$$`` display), never the MathML's
-  own characters, so a formula is written exactly once;
+  own characters, so a formula is written exactly once; inline math that is only a number is
+  written as the number (``34.26``, ``**88.65**``: ``math_numbers``);
 - paragraphs flow: inline math, citations and references stay in their sentence; whitespace runs
   collapse to one space;
 - headings carry their number (``## III Strong Field Limit``) at the depth of their nesting;
-- tables become markdown tables under their caption (a plain row-per-line layout where a cell
-  spans rows or columns, which a markdown table cannot show); figures become their captions;
+- tables become markdown tables under their caption, spanning headers flattened into the
+  columns they cover and row-spanning cells repeated (``tables``); figures become their captions;
 - citations are their labels (``[3, 1]``, ``(Luo et al., 2022)``, an unresolved key as ``[Key]``);
   footnotes become ``[^n]`` with the note after the paragraph;
 - theorem-like environments and proofs keep their run-in label (``**Theorem 1.1.**``);
 - LaTeXML's error spans (``.ltx_ERROR``: raw TeX of an undefined macro) are dropped.
 
-Levels: ``front`` = title, authors, abstract, keywords; ``references`` = the bibliography;
+Levels: ``front`` = title, authors and affiliations, abstract, keywords, title-page notes
+(``latexml_front``); ``references`` = the bibliography;
 ``appendix`` = every ``ltx_appendix`` wherever it stands, and anything after the bibliography;
 ``body`` = the rest, in order (an unheaded introduction before the first section included).
 
@@ -37,13 +39,16 @@ from dataclasses import dataclass, replace
 import lxml.etree
 from lxml.etree import _Element
 
-from .fulltext import PaperText
-from .html_quality import HtmlSignals
+from .fulltext import EXTRACTOR_VERSIONS, PaperText
+from .html_quality import HtmlSignals, failed_conversion
+from .latexml_front import LABEL_CLASSES, front_lines, heading_paragraph, headless_front
+from .math_numbers import plain_number
+from .tables import Cell, Row, markdown_table
 
 __all__ = ["HTML_EXTRACTOR_VERSION", "LatexmlPage", "parse_page"]
 
-# Bump whenever the markdown for the same page changes: the library keys cached text by it.
-HTML_EXTRACTOR_VERSION = "1"
+# Bump it in fulltext.EXTRACTOR_VERSIONS whenever the markdown for the same page changes.
+HTML_EXTRACTOR_VERSION = EXTRACTOR_VERSIONS["html"]
 
 _BLOCK_TAGS = frozenset(
     {
@@ -53,8 +58,9 @@ _BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 # ltx_bib_cited: the "Cited by: §I" back-links under a bibliography entry (navigation, not content).
+# LABEL_CLASSES: oxide's "Affiliation: ", "Thanks: ", "footnotetext: " labels (markup, not text).
 _DROP_CLASSES = frozenset(
-    {"ltx_ERROR", "ltx_TOC", "ltx_pagination", "ltx_page_navbar", "ltx_rdf", "ltx_bib_cited"}
+    {"ltx_ERROR", "ltx_TOC", "ltx_pagination", "ltx_page_navbar", "ltx_rdf", "ltx_bib_cited", *LABEL_CLASSES}
 )
 _DOI_PREFIXES = ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/")
 _DROP_TAGS = frozenset(
@@ -62,7 +68,12 @@ _DROP_TAGS = frozenset(
 )
 _SECTIONING = ("ltx_part", "ltx_chapter", "ltx_section", "ltx_subsection", "ltx_subsubsection")
 _HEADED = (*_SECTIONING, "ltx_paragraph", "ltx_subparagraph", "ltx_appendix", "ltx_bibliography")
-_FRONT_CLASSES = frozenset({"ltx_authors", "ltx_abstract", "ltx_keywords", "ltx_classification", "ltx_dates"})
+_FRONT_CLASSES = frozenset(
+    {"ltx_authors", "ltx_abstract", "ltx_keywords", "ltx_classification", "ltx_dates", "ltx_pubnotes"}
+)
+# Before the first section these are title-page material: notes, dated or ruled blocks.
+_TITLE_PAGE_CLASSES = frozenset({"ltx_note", "ltx_logical-block", "ltx_acknowledgements"})
+_KEYWORDS_PARAGRAPH = re.compile(r"^(?:key\s*words?|index\s+terms)\b", re.IGNORECASE)
 _LABELLED = frozenset({"ltx_theorem", "ltx_proof", "ltx_acknowledgements"})
 _EQUATION_CLASSES = frozenset({"ltx_equation", "ltx_equationgroup", "ltx_eqn_table"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -72,7 +83,6 @@ _SIGNAL_CLASSES = frozenset(
     {"ltx_bibitem", "ltx_missing_citation", "ltx_ERROR", "ltx_p", *_SECTIONING, "ltx_appendix"}
 )
 _DISPLAYSTYLE = re.compile(r"\\displaystyle\b\s*")
-_CELL_PIPE = re.compile(r"(?<!\\)\|")
 _BULLETS = frozenset({"•", "∙", "◦", "‣", "–", "-", "*", "·", "▪"})
 
 
@@ -88,6 +98,15 @@ def _tag(element: _Element) -> str:
 def _flow(text: str) -> str:
     """One line of prose: every whitespace run (newlines of the HTML source included) is one space."""
     return " ".join(text.split())
+
+
+# Two inline formulas that touch (``$a$$b$``) would read as a display delimiter: they are one formula.
+_TOUCHING_MATH = re.compile(r"(?<=[^\s$])\$\$(?=[^\s$])")
+
+
+def _prose(text: str) -> str:
+    """``_flow``, and formulas that touch joined into one (``$M/$`` + ``${10}^{12}$``)."""
+    return _TOUCHING_MATH.sub("", _flow(text))
 
 
 def _text(element: _Element) -> str:
@@ -125,7 +144,7 @@ class _Renderer:
 
     def inline(self, element: _Element, *, notes: bool = True, skip: Iterable[object] = ()) -> str:
         """An element's content as one line of prose (its own tail excluded; ``skip``ped children's too)."""
-        return _flow(self._raw(element, notes, skip))
+        return _prose(self._raw(element, notes, skip))
 
     def _raw(self, element: _Element, notes: bool, skip: Iterable[object] = ()) -> str:
         """Like ``inline`` but with the source's whitespace kept, so ``<span>I </span>Intro`` keeps its space."""
@@ -148,7 +167,10 @@ class _Renderer:
             tex = _tex(child)
             if not tex:
                 return ""
-            return f" $${tex}$$ " if child.get("display") == "block" else f"${tex}$"
+            if child.get("display") == "block":
+                return f" $${tex}$$ "
+            number = plain_number(tex)
+            return number if number is not None else f"${tex}$"
         if tag == "br":
             return " "
         if tag == "svg":
@@ -212,7 +234,7 @@ class _Renderer:
         run: list[str] = [element.text or ""]
 
         def flush() -> None:
-            text = _flow("".join(run))
+            text = _prose("".join(run))
             run.clear()
             if text:
                 out.append(text)
@@ -354,46 +376,22 @@ class _Renderer:
         return pieces
 
     def _table(self, table: _Element) -> list[str]:
-        """A markdown table; where a cell spans rows or columns, a plain layout on the same grid.
-
-        A markdown table cannot show a spanning cell, so such a table is written one row per line,
-        ``a | b | c``, with a spanning cell's other positions left empty: every value stays in its column.
-        """
-        grid: list[list[str]] = []
-        pending: dict[int, int] = {}  # column -> rows still covered by a cell spanning down into it
-        spans = False
+        """A markdown table with its columns kept (the rule is in ``tables``); notes follow it."""
+        rows: list[Row] = []
         for row in _rows(table):
-            line: list[str] = []
-            column = 0
-            for cell in _cells(row):
-                while pending.get(column, 0) > 0:
-                    pending[column] -= 1
-                    line.append("")
-                    column += 1
-                colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
-                spans = spans or colspan > 1 or rowspan > 1
-                line.append(_CELL_PIPE.sub(r"\\|", self.inline(cell)))
-                line.extend([""] * (colspan - 1))
-                for covered in range(column, column + colspan):
-                    if rowspan > 1:
-                        pending[covered] = rowspan - 1
-                column += colspan
-            while pending.get(column, 0) > 0:
-                pending[column] -= 1
-                line.append("")
-                column += 1
-            if any(line):
-                grid.append(line)
-        out: list[str] = []
-        if grid:
-            width = max(len(r) for r in grid)
-            rows = [r + [""] * (width - len(r)) for r in grid]
-            if spans:
-                out.append("\n".join(" | ".join(r).strip() for r in rows))
-            else:
-                lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-                lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-                out.append("\n".join(lines))
+            cells = _cells(row)
+            borders = {c for cell in cells for c in _classes(cell) if c.startswith("ltx_border_")}
+            parent = row.getparent()
+            rows.append(
+                Row(
+                    tuple(Cell(self.inline(c), _span(c, "colspan"), _span(c, "rowspan")) for c in cells),
+                    head=parent is not None and (_tag(parent) == "thead" or "ltx_thead" in _classes(parent)),
+                    rule_above=bool(borders & {"ltx_border_t", "ltx_border_tt"}),
+                    rule_below=bool(borders & {"ltx_border_b", "ltx_border_bb"}),
+                )
+            )
+        markdown = markdown_table(rows)
+        out = [markdown] if markdown else []
         self._flush_notes(out)
         return out
 
@@ -479,40 +477,13 @@ class _Levels:
     appendix: list[str]
 
 
-def _authors(renderer: _Renderer, authors: _Element) -> str:
-    """Names only: each ``ltx_personname`` up to its first line break, without affiliation marks or notes."""
-    names: list[str] = []
-    for person in (s for s in authors.iter("span") if "ltx_personname" in _classes(s)):
-        parts: list[str] = [person.text or ""]
-        for child in person:
-            if _tag(child) == "br":
-                break
-            if _tag(child) not in ("sup", "sub") and not _is(
-                child, "ltx_note", "ltx_author_notes", "ltx_contact"
-            ):
-                parts.append(renderer.inline(child, notes=False))
-            parts.append(child.tail or "")
-        name = _flow("".join(parts)).strip(" ,;")
-        if name:
-            names.append(name)
-    return ", ".join(names)
-
-
-def _front(renderer: _Renderer, element: _Element) -> list[str]:
-    if _tag(element) == "h1":
-        title = renderer.inline(element, notes=False)
-        return [f"Title: {title}"] if title else []
-    if _is(element, "ltx_authors"):
-        names = _authors(renderer, element)
-        return [f"Authors: {names}"] if names else []
-    if _is(element, "ltx_abstract"):
-        titles = [c for c in element if _tag(c) in _HEADINGS][:1]
-        parts = renderer.blocks(element, skip=titles)
-        return ["Abstract:", *parts] if parts else []
-    if _is(element, "ltx_keywords"):
-        words = renderer.inline(element)
-        return [words if words.lower().startswith("keywords") else f"Keywords: {words}"] if words else []
-    return renderer.block(element)
+def _title_page(renderer: _Renderer, element: _Element, before_sections: bool) -> bool:
+    """Whether an element before the first section is title-page material (see ``latexml_front``)."""
+    if not before_sections:
+        return False
+    if _is(element, *_TITLE_PAGE_CLASSES):
+        return True
+    return _is(element, "ltx_para") and bool(_KEYWORDS_PARAGRAPH.match(renderer.inline(element, notes=False)))
 
 
 def _route(renderer: _Renderer, element: _Element, levels: _Levels, after_bibliography: list[bool]) -> None:
@@ -563,7 +534,8 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
     """Render one LaTeXML page; ``source`` ("html" or "ar5iv") is recorded in the result.
 
     Raises:
-        ValueError: the page holds no ``article.ltx_document`` (it is not a LaTeXML rendering).
+        ValueError: the page holds no ``article.ltx_document`` (it is not a LaTeXML rendering), or
+            the conversion failed (``html_quality.failed_conversion``): the route moves on.
     """
     parser = lxml.etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, huge_tree=True
@@ -582,18 +554,28 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
     levels = _Levels([], [], [], [])
     children = [c for c in article if isinstance(c.tag, str)]
     first_section = next((i for i, c in enumerate(children) if _is(c, *_HEADED)), len(children))
+    titled = any(_tag(c) == "h1" for c in children)
+    sectioned = any(_is(c, *_SECTIONING, "ltx_appendix") for c in children)
+    start = 0
+    if not titled:
+        levels.front, start = headless_front(renderer, children[:first_section])
     after_bibliography = [False]
-    for index, child in enumerate(children):
-        # Acknowledgements before the first section are front matter (amsart prints addresses there).
+    for index, child in enumerate(children[start:], start):
         if (
             _tag(child) == "h1"
             or _is(child, *_FRONT_CLASSES)
-            or (index < first_section and _is(child, "ltx_acknowledgements"))
+            or _title_page(renderer, child, index < first_section)
         ):
-            levels.front.extend(_front(renderer, child))
+            lines = front_lines(renderer, child)
+            levels.front.extend(renderer.block(child) if lines is None else lines)
+        elif not sectioned and (heading := heading_paragraph(renderer, child)) is not None:
+            levels.body.append(f"## {heading}")  # a page without sections: its typed headings
         else:
             _route(renderer, child, levels, after_bibliography)
-    signals = _signals(article, 0)
+    signals = replace(_signals(article, 0), titled=titled)
+    failure = failed_conversion(signals)
+    if failure is not None:
+        raise ValueError(failure)
     if not signals.bib_entries:
         levels.references = []  # a bibliography heading over an empty list is no reference list
     body = "\n\n".join(levels.body)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .fulltext import PaperText
+from .render import CHARS_PER_TOKEN  # the page budget's estimate, so a section's size matches its pages
 
 __all__ = ["PATH_SEPARATOR", "Outline", "Part", "Section", "build_outline", "section_tokens"]
 
@@ -29,7 +30,6 @@ Part = Literal["body", "references", "appendix"]
 PARTS: tuple[Part, ...] = ("body", "references", "appendix")
 
 PATH_SEPARATOR = " › "
-CHARS_PER_TOKEN = 3.2  # the same estimate as render.py's page budget
 
 _HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _TAG = re.compile(r"<[^>]*>")

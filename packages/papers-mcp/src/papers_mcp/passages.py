@@ -167,8 +167,15 @@ def _is_prose(block: str) -> bool:
     return letters >= 0.5 * len(block)
 
 
+_CAPTION = re.compile(r"^[*_]*(?:table|figure|fig\.)\s*[0-9IVX]+[*_]*\s*[.:]", re.IGNORECASE)
+
+
 def _paragraph_chunks(segment: str) -> list[str]:
-    """Merge a section's short paragraphs (prose with prose, tables and figures apart) and split long ones."""
+    """Merge a section's short paragraphs (prose with prose, tables and figures apart) and split long ones.
+
+    A caption printed right under a table or a figure's text stays with it, so that the passage says
+    what its numbers are and a caption is never a passage of a few words on its own.
+    """
     blocks = [_HEADING_MARK.sub("", b).strip() for b in _BLANK.split(segment)]
     chunks: list[tuple[str, bool]] = []
     current, prose = "", True
@@ -182,6 +189,8 @@ def _paragraph_chunks(segment: str) -> list[str]:
             continue
         if not current:
             current, prose = block, kind
+        elif not prose and _CAPTION.match(block) and len(current) + len(block) + 2 <= MAX_CHARS:
+            current = f"{current}\n\n{block}"  # a caption printed under its table or figure joins it
         elif kind == prose and (len(current) < MIN_CHARS or len(current) + len(block) + 2 <= TARGET_CHARS):
             current = f"{current}\n\n{block}"
         else:

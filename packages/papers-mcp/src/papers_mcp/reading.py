@@ -20,11 +20,12 @@ from mcp_shared import ErrorCode, ToolFailure
 
 from .answers import outline_block, passage_entries, passages_block, section_entries, section_entry
 from .fulltext import PaperText
+from .levels import LEVEL_PARTS, section_parts
 from .library import Library
 from .metadata import PaperMeta
 from .outline import PARTS, Outline, Part, build_outline
+from .passages import LEVEL_PARTS as PASSAGE_PARTS
 from .passages import (
-    LEVEL_PARTS,
     PassageIndex,
     candidates_for,
     check_query,
@@ -44,11 +45,9 @@ MAX_SECTION_CHARS = 200
 PASSAGE_BUDGET_TOKENS = 1500
 _PAGE_HEADER_ALLOWANCE = 1500
 _OUTLINES_KEPT = 16
+# Each level's outline parts, read from the one level table (``levels``).
 _LEVEL_SECTIONS: dict[str, tuple[Part, ...]] = {
-    "abstract": PARTS,
-    "body": ("body",),
-    "appendix": ("appendix",),
-    "all": PARTS,
+    level: tuple(p for p in PARTS if p in section_parts(level)) for level in LEVEL_PARTS
 }
 
 
@@ -263,7 +262,7 @@ class Reader:
             doc = self.index.build(key, vid, chunks)
             logger.info("indexed %d passages of arxiv:%s", len(chunks), vid)
         limit = self.settings.max_passages
-        ranked = self.index.search(doc, request.terms, LEVEL_PARTS[request.level], candidates_for(limit))
+        ranked = self.index.search(doc, request.terms, PASSAGE_PARTS[request.level], candidates_for(limit))
         chosen = select_passages(ranked, limit, PASSAGE_BUDGET_TOKENS)
         block = passages_block(chosen, vid, request.level)
         rendered = f"{header}\n- Query: {request.query}\n\n{block}"

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
 
 from mcp_shared.words import name_particles
 
 from .descriptions import RESULT_SEPARATOR, RESULTS_HEADER
 from .fulltext import PaperText
+from .levels import LEVEL_PARTS, Level
 from .metadata import PaperMeta
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "render_results",
 ]
 
-Level = Literal["abstract", "body", "appendix", "all"]
 
 # English prose runs about 4 characters per token; markdown with maths and tables runs
 # denser, so budget conservatively.
@@ -142,22 +141,26 @@ def _titled(title: str, part: str) -> str:
 
 
 def render_paper(meta: PaperMeta, level: Level, text: PaperText | None) -> str:
-    """The whole answer for ``level`` before paging; ``text`` is needed for every level but abstract."""
-    parts = [_abstract_section(meta, text)] if level in ("abstract", "body", "all") else []
+    """The whole answer for ``level`` before paging; ``text`` is needed for every level but abstract.
+
+    Which parts a level shows, in this order, is ``levels.LEVEL_PARTS``.
+    """
+    shows = LEVEL_PARTS[level]
+    parts = [_abstract_section(meta, text)] if "abstract" in shows else []
     if level != "abstract":
         if text is None:
             raise ValueError(f"level {level!r} needs the full text")
-        if level == "all" and meta.abstract.strip() and text.front.strip():
+        if "front" in shows and meta.abstract.strip() and text.front.strip():
             # "all" is every part: the paper's own front matter too (title, authors, keywords, a
             # printed contents list), which the arXiv abstract above does not replace.
             parts.append(f"## Front matter\n\n{text.front.strip()}")
-        if level in ("body", "all"):
+        if "body" in shows:
             parts.append(text.body.strip())
-        if level == "all":
+        if "references" in shows:
             parts.append(
                 _titled("References", text.references.strip() or "(This paper has no reference list.)")
             )
-        if level in ("appendix", "all") and text.appendix.strip():
+        if "appendix" in shows and text.appendix.strip():
             parts.append(_titled("Appendix", text.appendix.strip()))
         elif level == "appendix":
             parts.append(

@@ -20,11 +20,14 @@ specific first, and by principle rather than per layout:
   and Italian); else an outline entry "References" and the first numbered entry on its page;
   else the first run of reference-shaped entries ([1] ..., 1. A. Author ..., Author, A. 2010 ...).
   A heading that repeats the list's own title (a running head) does not end it.
-- appendix: an appendix heading before the references (REVTeX), and everything after the list
+- appendix: an appendix heading before the references (REVTeX) or the first section lettered "A"
+  after numbered ones (a lettered appendix without the word), and everything after the list
   except what belongs to the body: statements printed right after the list (acknowledgments,
   limitations, ethics, broader impact, funding, contributions, data availability) and tables or
   figures a journal style defers to the end. Checklists, author biographies, collaboration author
   lists and supplementary material after the list are appendix.
+- tables are written by the one table rule of ``tables`` (a header row, a ``| --- |`` separator,
+  the data rows), as on the HTML route.
 - column text the converter read into the middle of the reference list (REVTeX balances the
   bibliography under both columns) and floats on its pages go back to the body.
 
@@ -38,6 +41,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from .tables import normalize_markdown_table
 
 __all__ = [
     "CleanedDocument",
@@ -268,6 +273,8 @@ _APPENDIX_TITLE = re.compile(
     re.IGNORECASE,
 )
 _LETTERED_TITLE = re.compile(r"^[A-H](?:\.\d+)*\.?\s+[A-Z]")
+_FIRST_LETTERED = re.compile(r"^A(?:\.1)?\.?\s+[A-Z][a-z]")
+_NUMBERED_TITLE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]")
 # Statements that belong with the body wherever the template prints them (before or right after
 # the reference list): they are the authors' own words about this work.
 _STATEMENT_TITLE = re.compile(
@@ -383,9 +390,17 @@ def _table_rows_as_references(block: str) -> list[str] | None:
         text = " ".join(c for c in cells if c)
         if text:
             rows.append(f"- {text}")
-    if len(rows) >= 3 and sum(bool(_REF_LEAD.match(r)) or _is_reference(r) for r in rows) >= 0.6 * len(rows):
+    if len(rows) >= 3 and sum(_entry_row(r) for r in rows) >= 0.6 * len(rows):
         return rows
     return None
+
+
+_ALPHA_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _entry_row(row: str) -> bool:
+    """A table row that reads as a reference entry: a label and words, not a row of numbers."""
+    return _is_reference(row) or (bool(_REF_LEAD.match(row)) and len(_ALPHA_WORD.findall(row)) >= 3)
 
 
 _BIBLIO_CUE = re.compile(
@@ -665,10 +680,20 @@ def _references_start(layout: _Layout, toc: Sequence[TocEntry], start: int) -> i
 
 
 def _appendix_start(layout: _Layout, start: int, limit: int) -> int | None:
+    """The first appendix heading: one that says so, or the first lettered section after numbered ones.
+
+    Many templates (ACL, NeurIPS, ICML) letter their appendices without the word ("A Alternative
+    Prompts for ..."), and some print them before the references: a section lettered "A" (or
+    "A.1") after sections numbered 1, 2, ... opens the appendix wherever it stands.
+    """
+    numbered = False
     for i in range(start, limit):
         heading = layout.headings.get(i)
-        if heading is not None and i not in layout.in_contents and _APPENDIX_TITLE.match(heading):
+        if heading is None or i in layout.in_contents:
+            continue
+        if _APPENDIX_TITLE.match(heading) or (numbered and _FIRST_LETTERED.match(heading)):
             return i
+        numbered = numbered or bool(_NUMBERED_TITLE.match(heading))
     return None
 
 
@@ -688,7 +713,7 @@ def _blocks_of(document: ConvertedDocument) -> list[_Block]:
             if as_refs:
                 blocks.extend(_Block(row, page) for row in as_refs)
             else:
-                blocks.append(_Block(text, page))
+                blocks.append(_Block(normalize_markdown_table(text) or text, page))
     return blocks
 
 
@@ -848,11 +873,14 @@ def unaccounted_words(document: ConvertedDocument, sections: Sections) -> tuple[
     """Words of the cleaned converted text missing from the four parts, and words the parts add.
 
     Both are empty when nothing is lost or duplicated: the parts hold exactly the words of the
-    converted text less what ``clean_document`` removed (markdown markup aside).
+    converted text less what ``clean_document`` removed (markdown markup aside), its tables
+    written by the table rule (``tables.normalize_markdown_table``: a spanning header is repeated
+    over the columns it covers, PyMuPDF's made-up "Col1" header names are dropped).
     """
     kept = Counter[str]()
     for page in clean_pages(document.pages_md):
         for block in page:
-            kept.update(_words(block))
+            table = None if _table_rows_as_references(block) else normalize_markdown_table(block)
+            kept.update(_words(table or block))
     parts = _words("\n\n".join((sections.front, sections.body, sections.references, sections.appendix)))
     return kept - parts, parts - kept

@@ -34,7 +34,7 @@ from mcp_shared import ErrorCode, ToolFailure, TTLStatsCache, cache_key
 from mcp_shared.fleet import LeaseWaitTimeout, RedisUnavailable, produce_once
 
 from .descriptions import NO_FULL_TEXT, NO_RESULTS
-from .fulltext import EXTRACTOR_VERSION, SOURCES, PaperText, extract_paper_text
+from .fulltext import EXTRACTOR_VERSIONS, SOURCES, PaperText, extract_paper_text
 from .html_quality import degraded_reasons
 from .ids import ArxivId, canonical_id
 from .library import Library
@@ -345,10 +345,7 @@ class PapersService:
 
     def _cached_text(self, vid: ArxivId) -> PaperText | None:
         """The stored text from the first route that has one, at its extractor's current version."""
-        from .latexml import HTML_EXTRACTOR_VERSION
-
-        versions = {"html": HTML_EXTRACTOR_VERSION, "ar5iv": HTML_EXTRACTOR_VERSION, "pdf": EXTRACTOR_VERSION}
-        for source, version in versions.items():
+        for source, version in EXTRACTOR_VERSIONS.items():
             data = self.library.read_text(vid, source, version)
             if data is None:
                 continue
@@ -359,9 +356,7 @@ class PapersService:
         return None
 
     async def _store(self, vid: ArxivId, text: PaperText) -> None:
-        from .latexml import HTML_EXTRACTOR_VERSION
-
-        version = EXTRACTOR_VERSION if text.source == "pdf" else HTML_EXTRACTOR_VERSION
+        version = EXTRACTOR_VERSIONS[text.source]
         await anyio.to_thread.run_sync(self.library.write_text, vid, text.source, version, text.to_dict())
 
     async def _html_text(self, vid: ArxivId, report: Progress) -> LatexmlPage | None:
@@ -451,9 +446,7 @@ class PapersService:
 
 def _shared_version() -> str:
     """The version of a shared text: both extractors' versions, so a change to either re-reads the paper."""
-    from .latexml import HTML_EXTRACTOR_VERSION
-
-    return f"{EXTRACTOR_VERSION}-{HTML_EXTRACTOR_VERSION}"
+    return f"{EXTRACTOR_VERSIONS['pdf']}-{EXTRACTOR_VERSIONS['html']}"
 
 
 def _page_progress(report: Progress, vid: ArxivId) -> Callable[[int, int], None] | None:
