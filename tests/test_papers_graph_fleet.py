@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp_shared import FleetGate
+from mcp_shared.fleet import FleetGate
 from papers_mcp.fleet import connect_fleet
 from papers_mcp.graph import PaperGraph
 from papers_mcp.service import PapersService
