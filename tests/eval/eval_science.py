@@ -102,7 +102,9 @@ def bare_predict(texts: list[str]) -> list[dict[str, Any]]:
     nlp = load_nlp(Settings.from_env().model)
     out = []
     for doc in nlp.pipe(texts, batch_size=16):
-        ents = [[e.start_char, e.end_char, BARE_TYPES.get(e.label_, e.label_.lower()), e.text] for e in doc.ents]
+        ents = [
+            [e.start_char, e.end_char, BARE_TYPES.get(e.label_, e.label_.lower()), e.text] for e in doc.ents
+        ]
         out.append({"entities": ents, "names": [[e[3], e[2]] for e in ents], "edges": [], "facts": []})
     return out
 
@@ -124,7 +126,9 @@ def baseline_source(tmp: Path) -> Path:
     tar = tmp / "baseline.tar"
     with tar.open("wb") as fh:
         subprocess.run(
-            ["git", "-C", str(REPO), "archive", BASELINE_COMMIT, "packages/research-mcp/src"], check=True, stdout=fh
+            ["git", "-C", str(REPO), "archive", BASELINE_COMMIT, "packages/research-mcp/src"],
+            check=True,
+            stdout=fh,
         )
     with tarfile.open(tar) as tf:
         tf.extractall(tmp, filter="data")
@@ -221,7 +225,9 @@ def loose(a: str, b: str) -> bool:
     return bool(a) and bool(b) and (a == b or f" {a} " in f" {b} " or f" {b} " in f" {a} ")
 
 
-def matches(fact: dict[str, Any], gold: dict[str, Any], datasets: dict[str, list[str]], level: str, base: bool) -> bool:
+def matches(
+    fact: dict[str, Any], gold: dict[str, Any], datasets: dict[str, list[str]], level: str, base: bool
+) -> bool:
     value = fact.get("numeric_value")
     if value is None or abs(float(value) - float(gold["value"])) > 1e-6:
         return False
@@ -240,8 +246,12 @@ def matches(fact: dict[str, Any], gold: dict[str, Any], datasets: dict[str, list
 
 
 def result_counts(
-    gold: list[dict[str, Any]], facts: list[dict[str, Any]], datasets: dict[str, list[str]], base: bool,
-    ignore_metrics: list[str], ignored_values: set[float],
+    gold: list[dict[str, Any]],
+    facts: list[dict[str, Any]],
+    datasets: dict[str, list[str]],
+    base: bool,
+    ignore_metrics: list[str],
+    ignored_values: set[float],
 ) -> Counter[str]:
     c: Counter[str] = Counter(gold=len(gold))
     for g in gold:
@@ -265,12 +275,15 @@ _MARKUP = re.compile(r"[|<>_*\\$]|\d[A-Za-z]{2}")
 
 
 def is_noise(f: dict[str, Any]) -> bool:
-    """A count of a plain noun: no unit, currency or metric, and a value written in words; or markup in the entity."""
+    """A count of a plain noun ("two versions": a value written in words, counting a lower-case noun, with no
+    currency or metric), or an entity holding markup or a footnote mark ("5We", "|Transformer(4")."""
     if _MARKUP.search(str(f.get("entity") or "")):
         return True
-    if f.get("unit") or f.get("currency") or f.get("metric") or f.get("value_type") not in {"number", None}:
+    if f.get("currency") or f.get("metric") or f.get("value_type") not in {"number", None}:
         return False
-    return not re.search(r"\d", str(f.get("value") or ""))
+    counted = str(f.get("unit") or "")
+    spelled = not re.search(r"\d", str(f.get("value") or ""))
+    return spelled and not re.search(r"[A-Z0-9]", counted)
 
 
 def ignored_table_values(body: str, starts: list[str]) -> set[float]:
@@ -295,11 +308,14 @@ def entity_table(rows: dict[str, dict[str, Counter[str]]]) -> str:
     lines = [head]
     for row in (*SCI_TYPES, *(f"named {t}" for t in SCI_TYPES)):
         g = rows[systems[0]][row]["gold"]
-        cells = "".join(f"{prf(rows[s][row])[0]:>12.2f}{prf(rows[s][row])[1]:>6.2f}{prf(rows[s][row])[2]:>6.2f}" for s in systems)
+        cells = "".join(
+            f"{prf(rows[s][row])[0]:>12.2f}{prf(rows[s][row])[1]:>6.2f}{prf(rows[s][row])[2]:>6.2f}"
+            for s in systems
+        )
         lines.append(f"  {row:<16}{g:>6}{cells}")
     n = rows[systems[0]]["named any"]["gold"]
     lines.append(
-        f"  named gold names typed as company/person/location: "
+        "  named gold names typed as company/person/location: "
         + ", ".join(f"{s} {rows[s]['named any']['wrong_type']}/{n}" for s in systems)
     )
     return "\n".join(lines)
@@ -307,7 +323,11 @@ def entity_table(rows: dict[str, dict[str, Counter[str]]]) -> str:
 
 def result_line(name: str, c: Counter[str]) -> str:
     g = c["gold"] or 1
-    prec = f"{c['right']}/{c['claimed']} ({c['right'] / c['claimed']:.2f})" if c["claimed"] else "n/a (no metric field)"
+    prec = (
+        f"{c['right']}/{c['claimed']} ({c['right'] / c['claimed']:.2f})"
+        if c["claimed"]
+        else "n/a (no metric field)"
+    )
     noise = f"{c['noise']}/{c['facts']} ({c['noise'] / max(c['facts'], 1):.2f})"
     return (
         f"  {name:<10} value {c['value']:>3}/{c['gold']} ({c['value'] / g:.2f})  +metric {c['metric']:>3} ({c['metric'] / g:.2f})"
@@ -317,8 +337,12 @@ def result_line(name: str, c: Counter[str]) -> str:
 
 def main() -> int:
     sys.path.insert(0, str(HERE.parents[1]))
-    passages = [json.loads(line) for line in (DATA / "scirex_passages.jsonl").read_text(encoding="utf-8").splitlines()]
-    sentences = [json.loads(line) for line in (DATA / "scirex_results.jsonl").read_text(encoding="utf-8").splitlines()]
+    passages = [
+        json.loads(line) for line in (DATA / "scirex_passages.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    sentences = [
+        json.loads(line) for line in (DATA / "scirex_results.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     papers = paper_bodies()
     texts = [p["text"] for p in passages] + [s["text"] for s in sentences] + [body for _, body in papers]
     want = [False] * len(passages) + [True] * (len(sentences) + len(papers))
@@ -336,19 +360,33 @@ def main() -> int:
     )
     print("entities on SciREX passages (span and type; P over predictions of the four types)")
     print(entity_table({name: entity_counts(passages, p[:n_p]) for name, p in preds.items()}))
-    print("results (value found; +metric; full = metric, dataset and method right), precision of facts with a metric, noise")
+    print(
+        "results (value found; +metric; full = metric, dataset and method right), precision of facts with a metric, noise"
+    )
     for (paper, body), k in zip(papers, range(len(papers)), strict=True):
         ignored = ignored_table_values(body, paper["ignore_tables"])
         print(f" {paper['id']} ({paper['route']} route, {len(paper['results'])} labelled results)")
         for name in ("ours", "baseline"):
             facts = preds[name][n_p + n_s + k]["facts"]
-            c = result_counts(paper["results"], facts, paper["datasets"], name == "baseline", paper["ignore_metrics"], ignored)
+            c = result_counts(
+                paper["results"],
+                facts,
+                paper["datasets"],
+                name == "baseline",
+                paper["ignore_metrics"],
+                ignored,
+            )
             print(result_line(name, c))
         for name in ("ours", "baseline", "bare spaCy"):
             got = {n.lower(): t for n, t in preds[name][n_p + n_s + k]["names"]}
             right = sum(got.get(n.lower()) == t for t, names in paper["entities"].items() for n in names)
             total = sum(len(v) for v in paper["entities"].values())
-            wrong = [n for t, names in paper["entities"].items() for n in names if got.get(n.lower()) in WRONG_TYPES]
+            wrong = [
+                n
+                for t, names in paper["entities"].items()
+                for n in names
+                if got.get(n.lower()) in WRONG_TYPES
+            ]
             heads = [h for h in paper["not_entities"] if h.lower() in got]
             rel = Counter(r for _, r, _ in preds[name][n_p + n_s + k]["edges"])
             print(
@@ -359,7 +397,9 @@ def main() -> int:
     for name in ("ours", "baseline"):
         total: Counter[str] = Counter()
         for i, s in enumerate(sentences):
-            total += result_counts(s["results"], preds[name][n_p + i]["facts"], {}, name == "baseline", [], set())
+            total += result_counts(
+                s["results"], preds[name][n_p + i]["facts"], {}, name == "baseline", [], set()
+            )
         print(result_line(name, total))
     print(f"time: {time.perf_counter() - started:.1f} s")
     return 0

@@ -18,7 +18,14 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 GAZETTEER = (
-    HERE.parents[3] / "packages" / "research-mcp" / "src" / "research_mcp" / "entity" / "data" / "science_names.tsv"
+    HERE.parents[3]
+    / "packages"
+    / "research-mcp"
+    / "src"
+    / "research_mcp"
+    / "entity"
+    / "data"
+    / "science_names.tsv"
 )
 TYPES = {"Method": "method", "Material": "dataset", "Metric": "metric", "Task": "task"}
 NO_SPACE_BEFORE = {",", ".", ";", ":", ")", "]", "%", "'s", "?", "!", "'"}
@@ -76,7 +83,9 @@ def passages(doc: dict) -> list[dict]:
                 if start <= a and b <= end and t in TYPES
             }
         )
-        cases.append({"id": f"{doc['doc_id'][:10]}:{start}", "sentences": PASSAGE, "text": text, "entities": ents})
+        cases.append(
+            {"id": f"{doc['doc_id'][:10]}:{start}", "sentences": PASSAGE, "text": text, "entities": ents}
+        )
     return cases
 
 
@@ -87,6 +96,8 @@ def results(doc: dict) -> list[dict]:
     words = doc["words"]
     for a, b in doc["sentences"]:
         sent = words[a:b]
+        if b - a < 8 or sum(w.isalpha() for w in sent) < (b - a) / 2:
+            continue  # figure code and table debris ("(0.4, 0.6) rectangle"), not a sentence
         gold = []
         for rel in doc["n_ary_relations"]:
             score = str(rel["score"]).strip().rstrip("%").strip()
@@ -114,10 +125,17 @@ def gazetteer(docs: list[dict]) -> list[tuple[str, str, int]]:
     name): the document-level names (Papers with Code's, via SciREX) and surface forms with a capital or a
     digit (a name, not "the model"), or lower-case phrases of two or more words seen in three documents."""
     seen: dict[str, Counter[str]] = defaultdict(Counter)
+    forms: Counter[str] = Counter()  # how often each word is written as is, across the documents
     for doc in docs:
+        forms.update(doc["words"])
         names: set[tuple[str, str]] = set()
         for rel in doc["n_ary_relations"]:
-            for field, etype in (("Method", "method"), ("Material", "dataset"), ("Metric", "metric"), ("Task", "task")):
+            for field, etype in (
+                ("Method", "method"),
+                ("Material", "dataset"),
+                ("Metric", "metric"),
+                ("Task", "task"),
+            ):
                 name = rel[field].replace("_", " ").strip()
                 if 2 <= len(name) <= 60:
                     names.add((name, etype))
@@ -127,6 +145,8 @@ def gazetteer(docs: list[dict]) -> list[tuple[str, str, int]]:
                 continue
             surface, _ = detokenise(text_words[a:b])
             surface = surface.strip(" .,;:()[]")
+            if surface.count("(") != surface.count(")") or surface.count("“") != surface.count("”"):
+                continue
             if len(surface) < 2 or len(surface) > 60 or not re.search(r"[A-Za-z]", surface):
                 continue
             names.add((surface, TYPES[t]))
@@ -138,6 +158,10 @@ def gazetteer(docs: list[dict]) -> list[tuple[str, str, int]]:
         if n < sum(votes.values()) * 0.75:
             continue  # typed differently in different papers
         named = bool(_NAMED.search(name))
+        if re.search(r"\s(?:data\s*sets?|datasets?|corpus|corpora|benchmarks?)$", name, re.IGNORECASE):
+            continue  # "Cityscapes dataset": the name is "Cityscapes"
+        if re.fullmatch(r"[A-Z][a-z]+", name) and forms[name.lower()] >= forms[name]:
+            continue  # "Images", "Network", "Company": a common word at the start of a sentence
         if (named and n >= 2) or (not named and " " in name and n >= 3):
             out.append((name, etype, n))
     return sorted(out, key=lambda x: (x[1], x[0].lower()))
