@@ -66,8 +66,8 @@ _LABEL_KEY = re.compile(
 
 # A formula that is only a number ("$34.26$", "$\\mathbf{88.65}$", "$16$K"): the number is prose.
 _MATH_NUMBER = re.compile(
-    r"\$\s*(?:\\(?:mathbf|textbf|bm|boldsymbol|underline|mathrm|text|textit|mathit)\s*)?\{?\s*"
-    r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*\}?\s*(%|\\%)?\s*\$"
+    r"(?<![\w$\\])\$(?:\\(?:mathbf|textbf|bm|boldsymbol|underline|mathrm|text|textit|mathit)\{)?"
+    r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\}?(\\?%)?\$(?![\d$])"
 )
 # The PDF route's math digits: "28 _._ 4" (28.4), "1 _/_ 4" (1/4).
 _PDF_NUMBER = re.compile(r"(?<![\w.])(\d+) _([./])_ (\d+)(?![\w])")

@@ -118,6 +118,12 @@ def results(doc: dict) -> list[dict]:
 
 
 _NAMED = re.compile(r"[A-Z0-9]")
+# Not what our types mean, though SciREX's annotators sometimes labelled them: a language is no dataset
+# (SciREX's Material covers both), a processor is no method.
+NOT_SCIENTIFIC = re.compile(
+    r"(?i)^(?:english|german|french|chinese|japanese|spanish|russian|arabic|czech|romanian|italian|"
+    r"portuguese|korean|hindi|turkish|finnish|dutch|languages?|gpus?|cpus?|tpus?|nvidia\b.*|.*\bgpus?)$"
+)
 
 
 def gazetteer(docs: list[dict]) -> list[tuple[str, str, int]]:
@@ -158,6 +164,8 @@ def gazetteer(docs: list[dict]) -> list[tuple[str, str, int]]:
         if n < sum(votes.values()) * 0.75:
             continue  # typed differently in different papers
         named = bool(_NAMED.search(name))
+        if NOT_SCIENTIFIC.match(name):
+            continue
         if re.search(r"\s(?:data\s*sets?|datasets?|corpus|corpora|benchmarks?)$", name, re.IGNORECASE):
             continue  # "Cityscapes dataset": the name is "Cityscapes"
         if re.fullmatch(r"[A-Z][a-z]+", name) and forms[name.lower()] >= forms[name]:

@@ -17,10 +17,14 @@ __all__ = [
     "METHOD_HEADS",
     "TASK_HEADS",
     "canonical_metric",
+    "dataset_key",
     "gazetteer",
     "known_metric",
     "lookup",
+    "method_key",
     "metric_in",
+    "result_key",
+    "task_in",
 ]
 
 # the last word of a name that says what it names ("Residual Networks", "Penn Treebank", "Machine Translation")
@@ -218,3 +222,89 @@ def known_metric(piece: str) -> str | None:
     if exact.get(clean) == "metric" or lower.get(key) == "metric":
         return clean
     return None
+
+
+_LANGUAGES = {
+    "en": "english", "de": "german", "fr": "french", "ro": "romanian", "cs": "czech", "ru": "russian",
+    "zh": "chinese", "ja": "japanese", "es": "spanish", "it": "italian", "fi": "finnish", "tr": "turkish",
+}  # fmt: skip
+_GENERIC_METHOD_WORDS = frozenset(
+    ["the", "a", "an", "our", "model", "models", "method", "approach", "system", "proposed"]
+)
+
+
+def dataset_key(name: str | None) -> str:
+    """One key per dataset spelling: a language pair by its languages ("EN-DE", "English-to-German",
+    "WMT 2014 English-German" -> "english-german"), else the words in lower case."""
+    if not name:
+        return ""
+    words = re.findall(r"[a-z0-9.]+", name.lower().replace("-", " "))
+    langs = [_LANGUAGES.get(w, w) for w in words if w in _LANGUAGES or w in _LANGUAGES.values()]
+    if len(langs) == 2:
+        return "-".join(langs)
+    return " ".join(w for w in words if w not in {"the", "dataset", "benchmark", "task", "test", "set"})
+
+
+def method_key(name: str) -> str:
+    """One key per method spelling: its words without generic ones, in any order ("big Transformer" and
+    "Transformer (big)" are one method)."""
+    words = re.findall(r"[a-z0-9][a-z0-9.\-]*", name.lower())
+    return " ".join(sorted({w for w in words if w not in _GENERIC_METHOD_WORDS}))
+
+
+def result_key(entity: str, metric: str, dataset: str | None) -> str:
+    """The grouping key of a result: method, metric and dataset, each normalised."""
+    return f"{method_key(entity)} | {canonical_metric(metric)} | {dataset_key(dataset)}"
+
+
+def task_in(text: str | None) -> str | None:
+    """The longest task the gazetteer knows in ``text`` (a caption, a sentence), or None."""
+    if not text:
+        return None
+    exact, lower = gazetteer()
+    words = re.findall(r"[A-Za-z0-9][\w\-]*", text)
+    best: str | None = None
+    for i in range(len(words)):
+        for j in range(min(len(words), i + 5), i, -1):
+            piece = " ".join(words[i:j])
+            if (exact.get(piece) or lower.get(piece.lower())) == "task" and (
+                best is None or len(piece) > len(best)
+            ):
+                best = piece
+                break
+    if best is None:  # "English constituency parsing": words before a task's head noun
+        heads = "|".join(sorted(TASK_HEADS))
+        m = re.search(rf"\b((?:[A-Za-z][\w\-]*\s+){{1,2}}(?:{heads}))\b", text)
+        if m:
+            kept = [w for w in m.group(1).split() if w.lower() not in _STOP_WORDS]
+            best = " ".join(kept) if len(kept) > 1 else None
+    return best
+
+
+_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "to",
+        "of",
+        "on",
+        "in",
+        "for",
+        "and",
+        "or",
+        "with",
+        "by",
+        "from",
+        "well",
+        "is",
+        "are",
+        "be",
+        "as",
+        "at",
+        "this",
+        "that",
+        "our",
+        "we",
+    ]
+)

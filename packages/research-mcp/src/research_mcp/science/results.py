@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from .names import DATASET_HEADS, TASK_HEADS, gazetteer, known_metric
+from .names import DATASET_HEADS, TASK_HEADS, gazetteer, known_metric, task_in
 from .tables import Table, parse_tables
 
 __all__ = ["is_paper", "science_facts"]
@@ -93,7 +93,15 @@ def _dataset_in(sentence: str) -> str | None:
     return None
 
 
+_TABLE_REFERENCE = re.compile(r"\(([A-Z][^()]{0,40}(?:\([^()]{1,20}\))?)\s+in\s+Table\s+\d+\)")
+
+
 def _method_in(sentence: str, before_value: str, main: str | None, labels: set[str]) -> str | None:
+    """Who scored: the subject of "achieves", a row label the sentence points at ("(X in Table 2)"), a
+    table row or a known method named in the sentence, or for "our model" the paper's main method."""
+    referenced = _TABLE_REFERENCE.findall(before_value)
+    if referenced:
+        return str(referenced[-1]).strip()
     subject = None
     for m in _SUBJECT_VERB.finditer(before_value):
         subject = m.group("subject").strip()
@@ -107,6 +115,10 @@ def _method_in(sentence: str, before_value: str, main: str | None, labels: set[s
     for label in sorted(labels, key=len, reverse=True):
         if label in sentence:
             return label
+    exact, _ = gazetteer()
+    named = [w for w in re.findall(r"\b[A-Z][\w\-.]*[A-Za-z0-9]", before_value) if exact.get(w) == "method"]
+    if named:
+        return str(named[0])
     if re.search(r"\bour (?:\w+ )?(?:model|method|approach)\b", before_value, re.IGNORECASE):
         return main
     return None
@@ -131,7 +143,7 @@ def _table_fact(cell: Any, table: Table, text: str, source: dict[str, Any]) -> d
         "value_kind": "result" if cell.metric else "setting",
         "metric": cell.metric,
         "dataset": cell.dataset,
-        "task": None,
+        "task": task_in(table.caption),
         "group": cell.group,
         "table": table.caption,
         "found_by": "table",
@@ -172,7 +184,7 @@ def science_facts(
         fact.setdefault("found_by", "parse")
     if not is_paper(text):
         for fact in facts:  # outside papers only a metric that cannot be an ordinary word ("BLEU", "F1")
-            _prose_result(fact, parsed, None, set(), technical_only=True)
+            _prose_result(fact, parsed, text, None, set(), technical_only=True)
         return facts
     tables = parse_tables(text)
     inside = [(t.start, t.end) for t in tables]
@@ -180,15 +192,22 @@ def science_facts(
     labels = {c.row_label for t in tables for c in t.cells}
     main = _main_method(text, tables)
     for fact in kept:
-        _prose_result(fact, parsed, main, labels)
+        _prose_result(fact, parsed, text, main, labels)
     for table in tables:
         kept.extend(_table_fact(cell, table, text, source) for cell in table.cells)
     return sorted(kept, key=lambda f: f["value_span"][0])
 
 
 def _prose_result(
-    fact: dict[str, Any], text: str, main: str | None, labels: set[str], technical_only: bool = False
+    fact: dict[str, Any],
+    text: str,
+    original: str,
+    main: str | None,
+    labels: set[str],
+    technical_only: bool = False,
 ) -> None:
+    """The metric next to the value (in ``text``, the parser's, where math numbers are plain), and the dataset
+    and method around it (in ``original``, where "(X in Table 2)" is still there)."""
     if fact.get("numeric_value") is None or fact.get("currency"):
         return
     start, end = fact["value_span"]
@@ -204,11 +223,11 @@ def _prose_result(
     sentence = text[s_start:s_end]
     previous = text[max(0, s_start - 400) : s_start]
     dataset = _dataset_in(sentence[: end - s_start] + " ") or _dataset_in(sentence) or _dataset_in(previous)
-    method = _method_in(sentence, text[s_start:start], main, labels)
+    method = _method_in(original[s_start:s_end], original[s_start:start], main, labels)
     fact.update(
         metric=metric,
         dataset=dataset,
-        task=None,
+        task=task_in(original[s_start:s_end]),
         attribute=metric,
         value_kind="result",
         found_by="prose",
