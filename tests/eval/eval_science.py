@@ -365,7 +365,8 @@ def main() -> int:
     )
     for (paper, body), k in zip(papers, range(len(papers)), strict=True):
         ignored = ignored_table_values(body, paper["ignore_tables"])
-        print(f" {paper['id']} ({paper['route']} route, {len(paper['results'])} labelled results)")
+        held = "; held out: not looked at while writing the code" if paper.get("held_out") else ""
+        print(f" {paper['id']} ({paper['route']} route, {len(paper['results'])} labelled results{held})")
         for name in ("ours", "baseline"):
             facts = preds[name][n_p + n_s + k]["facts"]
             c = result_counts(

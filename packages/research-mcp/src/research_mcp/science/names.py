@@ -211,8 +211,18 @@ def metric_in(header: str) -> tuple[str | None, str]:
     return None, header
 
 
+# Settings of a run, not measures of its result (SciREX's annotators sometimes typed them Metric).
+_SETTINGS = re.compile(
+    r"^(?:learning rates?|batch sizes?|dropout(?: rates?)?|weight decay|momentum|epochs?|warm-?up(?: steps)?|"
+    r"beam sizes?|hidden sizes?|steps|training steps|parameters|params)$"
+)
+
+
 def known_metric(piece: str) -> str | None:
+    """``piece``'s metric name when it names one (the spellings table, then the gazetteer), else None."""
     key = re.sub(r"[*_`]", "", piece).strip(" :()").lower()
+    if _SETTINGS.match(key):
+        return None
     table = _metrics()
     for candidate in (key, key.rstrip("."), _SCORE_WORDS.sub("", key).strip()):
         if candidate in table:

@@ -215,7 +215,7 @@ def _prose_result(
     if metric is None or (technical_only and not re.search(r"[A-Z]", metric)):
         return
     if _DIFFERENCE.search(text[end : end + 60]) or re.search(
-        r"\bby\s+(?:more than\s+|over\s+|about\s+)?$", text[max(0, start - 30) : start]
+        r"\bby\s+(?:more than\s+|over\s+|about\s+|up to\s+)?[+\-−]?$", text[max(0, start - 30) : start]
     ):
         fact.update(attribute=f"{metric} difference", value_kind="difference", found_by="prose")
         return

@@ -65,6 +65,8 @@ def clean(cell: str) -> str:
 def number(cell: str) -> tuple[str, float] | None:
     """The cell's number ("**88.65**", "$34.26$", "117K", "71.8%"), or None for text and formulas."""
     text = clean(cell)
+    if text.count("(") != text.count(")"):
+        return None  # "2018)": a piece of a date cut over cells
     m = _NUMBER.match(text)
     if m is None:
         return None
