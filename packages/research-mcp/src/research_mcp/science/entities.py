@@ -51,6 +51,24 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         "method",
     ),
     (re.compile(rf"(?<![.\w])({_NAME})\s+(?:achieves|outperforms|obtains|attains|surpasses)\b"), "method"),
+    (
+        re.compile(
+            rf"\b({_NAME})\s+(?:mechanism|model|method|approach|framework|architecture|algorithm|baseline)s?\b"
+        ),
+        "method",
+    ),
+    (
+        re.compile(rf"\b(?:dataset|benchmark|corpus)s?\s+(?:termed|called|named|dubbed)\s+({_NAME})"),
+        "dataset",
+    ),
+    (re.compile(rf"\b(?:datasets|benchmarks|corpora)\s+(?:such as|like|including)\s+({_NAME})"), "dataset"),
+)
+# "EN.QA and EN.MC datasets", "SNLI, MultiNLI and SciTail benchmarks": every name of the list
+_LISTED = re.compile(
+    rf"\b((?:{_NAME})(?:\s*,\s*(?:{_NAME}))*\s*,?\s+and\s+(?:{_NAME}))\s+(?:datasets|benchmarks|corpora|tasks)\b"
+)
+_METHOD_AFTER = re.compile(
+    r"^\)?\s*(?:mechanism|model|method|approach|framework|architecture|algorithm|network)s?\b"
 )
 _ACRONYM = re.compile(
     r"((?:[A-Za-z][\w\-]*\s+){0,6}[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)"
@@ -103,6 +121,8 @@ _WRONG_FOR_SCIENCE = {"company", "person", "location", "product", "technology", 
 
 
 def _head_type(long_form: str) -> str | None:
+    if re.search(r"\w[- ](?:augmented|based|driven|guided|aware|conditioned)\b", long_form):
+        return "method"  # "retrieval-augmented generation": a way of generating, not the task
     head = long_form.split()[-1].lower().rstrip("s") if long_form.split() else ""
     for heads, etype in ((METHOD_HEADS, "method"), (DATASET_HEADS, "dataset"), (TASK_HEADS, "task")):
         if head in heads or f"{head}s" in heads:
@@ -116,12 +136,14 @@ def _acronym_pairs(text: str) -> list[tuple[int, int, str]]:
     for m in _ACRONYM.finditer(text):
         short = m.group(2)
         words = m.group(1).split()
-        k = max(1, min(len(words), sum(1 for c in short if c.isupper())))
-        long_words = words[-k:]
-        if long_words[0][0].upper() != short[0]:
+        starts = [
+            k for k in range(1, min(len(words), len(short) + 1) + 1) if words[-k][0].upper() == short[0]
+        ]
+        if not starts:
             continue
+        long_words = words[-starts[0] :]
         long_form = " ".join(long_words)
-        etype = _head_type(long_form)
+        etype = "method" if _METHOD_AFTER.match(text[m.end(2) : m.end(2) + 20]) else _head_type(long_form)
         if etype is None:
             continue
         long_start = m.start(1) + m.group(1).rfind(long_form)
@@ -159,8 +181,17 @@ def _table_spans(text: str) -> list[tuple[int, int, str]]:
     """Row labels of a results table (a column names a metric) as methods; metric and dataset headers."""
     out: list[tuple[int, int, str]] = []
     for table in parse_tables(text):
-        if not any(c.metric for c in table.cells):
+        results = any(c.metric for c in table.cells) or bool(
+            table.caption and re.search(r"\b(?:results?|scores?|accurac\w+|F1|BLEU)\b", table.caption)
+        )
+        if not results:
             continue
+        for header in {c.header for c in table.cells if c.metric is None}:
+            words = header.split()
+            if len(words) == 1 and _TECHNICAL.match(header) and known_metric(header) is None:
+                at = text.find(header, table.start, table.end)
+                if at != -1:
+                    out.append((at, at + len(header), "dataset"))  # "QQP", "SST-2": a results column
         for cell in table.cells:
             if not re.search(r"[A-Z0-9]", cell.row_label) or len(cell.row_label.strip("() ")) < 2:
                 continue  # "(A)", "base": a variant of the row above, not a name
@@ -187,10 +218,23 @@ def _pattern_spans(text: str) -> list[tuple[int, int, str]]:
             if not re.search(r"[A-Za-z]", name) or name.split()[0] in _NOT_A_FIRST_WORD:
                 continue
             out.append((m.start(1), m.end(1), etype))
+    for m in _LISTED.finditer(text):
+        etype = "task" if m.group(0).endswith("tasks") else "dataset"
+        for part in re.finditer(_NAME, m.group(1)):
+            if part.group(0) not in {"and"}:
+                out.append((m.start(1) + part.start(), m.start(1) + part.end(), etype))
     for m in _HEADED.finditer(text):
         if m.group(1).split()[0] not in _NOT_A_FIRST_WORD:
             out.append((m.start(1), m.end(1), "method"))
     return out
+
+
+def _spread(spans: dict[tuple[int, int], str], text: str) -> None:
+    """A name typed once is typed wherever else it is written ("OP-RAG mechanism" types every "OP-RAG")."""
+    named = {text[s:e]: t for (s, e), t in spans.items() if re.search(r"[A-Z0-9]", text[s:e]) and e - s >= 2}
+    for name, etype in named.items():
+        for m in re.finditer(rf"(?<![\w\-.]){re.escape(name)}(?![\w\-])", text):
+            spans.setdefault(m.span(), etype)
 
 
 def _headings(text: str) -> list[tuple[int, int]]:
@@ -213,6 +257,7 @@ def science_mentions(doc: Doc, mentions: list[Mention], text: str) -> list[Menti
     for source in (_pattern_spans(text), _acronym_pairs(text), found, _table_spans(text)):
         for start, end, etype in source:
             spans[(start, end)] = etype
+    _spread(spans, text)
     science: list[Mention] = []
     taken: set[int] = set()
     for (start, end), etype in sorted(spans.items(), key=lambda kv: (-(kv[0][1] - kv[0][0]), kv[0][0])):

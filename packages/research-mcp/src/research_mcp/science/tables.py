@@ -21,7 +21,7 @@ __all__ = ["Cell", "Table", "parse_tables", "table_regions"]
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _CAPTION = re.compile(r"^\s*(?:\*\*)?(Table|TABLE|Tab\.)\s*[0-9IVX]+[.:]?(?:\*\*)?\s*[:.]?\s*(.*)$")
 _NUMBER = re.compile(
-    r"^[(\[]?(?P<num>[-−+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-−+]?\d*\.?\d+)\s*(?P<suffix>%|[KMB]\b)?"
+    r"^[(\[]?(?P<num>[-−+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-−+]?\d*\.?\d+)\s*(?P<suffix>%|[KMBk]\b)?"
     r"(?:\s*(?:±|\+/-|\\pm)\s*\d*\.?\d+)?[)\]]?\s*[*†‡§¶]*$"
 )
 _MATH_WRAP = re.compile(
@@ -74,7 +74,7 @@ def number(cell: str) -> tuple[str, float] | None:
     value = float(raw.replace(",", ""))
     suffix = m.group("suffix") or ""
     shown = raw + suffix
-    return shown, value * {"K": 1e3, "M": 1e6, "B": 1e9}.get(suffix, 1.0)
+    return shown, value * {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9}.get(suffix, 1.0)
 
 
 def _outer_pipes(lines: list[tuple[str, int]]) -> bool:
