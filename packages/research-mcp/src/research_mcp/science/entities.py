@@ -186,12 +186,11 @@ def _table_spans(text: str) -> list[tuple[int, int, str]]:
         )
         if not results:
             continue
-        for header in {c.header for c in table.cells if c.metric is None}:
-            words = header.split()
-            if len(words) == 1 and _TECHNICAL.match(header) and known_metric(header) is None:
-                at = text.find(header, table.start, table.end)
+        for column in {c.header for c in table.cells if c.metric is None}:
+            if " " not in column and _TECHNICAL.match(column) and known_metric(column) is None:
+                at = text.find(column, table.start, table.end)
                 if at != -1:
-                    out.append((at, at + len(header), "dataset"))  # "QQP", "SST-2": a results column
+                    out.append((at, at + len(column), "dataset"))  # "QQP", "SST-2": a results column
         for cell in table.cells:
             if not re.search(r"[A-Z0-9]", cell.row_label) or len(cell.row_label.strip("() ")) < 2:
                 continue  # "(A)", "base": a variant of the row above, not a name
