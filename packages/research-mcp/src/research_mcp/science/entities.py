@@ -35,6 +35,10 @@ _HEADING = re.compile(
     r"^(?:#{1,6}[ \t].*|\*\*[^*\n]{1,80}\*\*(?=[ \t]|$)|Table \d+:.*)$|^\*\*[^*\n]{1,60}\*\*", re.MULTILINE
 )
 _NAME = r"[A-Z0-9][\w.\-+]*(?:\s+[A-Z0-9][\w.\-+]*){0,3}"
+# "OP-RAG mechanism", "SELF-ROUTE method": a technical name before a method word (not "Ising model")
+_NAMED_BY_HEAD = re.compile(
+    rf"\b({_NAME})\s+(?:mechanism|model|method|approach|framework|architecture|algorithm|baseline)s?\b"
+)
 _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
@@ -51,12 +55,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         "method",
     ),
     (re.compile(rf"(?<![.\w])({_NAME})\s+(?:achieves|outperforms|obtains|attains|surpasses)\b"), "method"),
-    (
-        re.compile(
-            rf"\b({_NAME})\s+(?:mechanism|model|method|approach|framework|architecture|algorithm|baseline)s?\b"
-        ),
-        "method",
-    ),
+    (_NAMED_BY_HEAD, "method"),
     (
         re.compile(rf"\b(?:dataset|benchmark|corpus)s?\s+(?:termed|called|named|dubbed)\s+({_NAME})"),
         "dataset",
@@ -214,6 +213,8 @@ def _pattern_spans(text: str) -> list[tuple[int, int, str]]:
             name = m.group(1)
             if etype == "metric" and known_metric(name) is None and lookup(name) != "metric":
                 continue
+            if pattern is _NAMED_BY_HEAD and not all(_TECHNICAL.match(w) for w in name.split()):
+                continue  # "Jacobson framework", "Ising model": a person's name before "model" is no method name
             if not re.search(r"[A-Za-z]", name) or name.split()[0] in _NOT_A_FIRST_WORD:
                 continue
             out.append((m.start(1), m.end(1), etype))
@@ -230,7 +231,11 @@ def _pattern_spans(text: str) -> list[tuple[int, int, str]]:
 
 def _spread(spans: dict[tuple[int, int], str], text: str) -> None:
     """A name typed once is typed wherever else it is written ("OP-RAG mechanism" types every "OP-RAG")."""
-    named = {text[s:e]: t for (s, e), t in spans.items() if re.search(r"[A-Z0-9]", text[s:e]) and e - s >= 2}
+    named = {
+        text[s:e]: t
+        for (s, e), t in spans.items()
+        if re.search(r"[A-Z0-9]", text[s:e]) and e - s >= 3 and not re.fullmatch(r"[IVXL]+", text[s:e])
+    }
     for name, etype in named.items():
         for m in re.finditer(rf"(?<![\w\-.]){re.escape(name)}(?![\w\-])", text):
             spans.setdefault(m.span(), etype)
