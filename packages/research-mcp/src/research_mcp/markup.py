@@ -129,12 +129,18 @@ def mask_markup(text: str) -> str:
     return "".join(chars)
 
 
-_LAYOUT = re.compile(r"\||\*\*|(?<![\w])_(?=\w)|(?<=\w)_(?![\w])|^\s*-{3,}.*$", re.MULTILINE)
+_LAYOUT = re.compile(r"\*\*|^\s*-{3,}.*$", re.MULTILINE)
+_ITALIC = re.compile(r"(?<![\w@])_(?=\S)([^_\n]{1,80}?)(?<=\S)_(?!\w)")
+_TABLE_LINE = re.compile(r"^[^\n]*\|[^\n]*\|[^\n]*$", re.MULTILINE)
 
 
 def mask_layout(text: str) -> str:
-    """Table pipes and emphasis marks blanked (same length): the entity reader's text, so that a name never
-    holds them ("|Transformer(4", "_O_")."""
+    """A table line's pipes and emphasis marks blanked (same length): the entity reader's text, so that a name
+    never holds them ("|Transformer(4", "_O_"). A lone pipe ("By Royston Wild | Fool.co.uk") stays."""
     if "|" not in text and "_" not in text and "**" not in text:
         return text
+    text = _TABLE_LINE.sub(lambda m: m.group(0).replace("|", " "), text)
+    text = _ITALIC.sub(
+        lambda m: f" {m.group(1)} ", text
+    )  # "_O_(_n_", "_dmodel_": emphasis, not a name's part
     return _LAYOUT.sub(lambda m: " " * len(m.group(0)), text)
