@@ -36,6 +36,7 @@ _ON_DATASET = re.compile(
 _STOP = re.compile(
     r"\s+(?:(?:translation|test|dev|development|validation)\s+)?(?:dataset|data|task|benchmark|set|corpus)s?$"
 )
+_RESULT_VERB = re.compile(r"\b(?:achiev|obtain|attain|reach|yield|score)\w*\b")
 _DIFFERENCE = re.compile(
     r"^\s*%?\s*(?:[\w\-]+\s+){0,2}?(?:points?\s+)?(?:worse|better|higher|lower|improvements?|gains?|drops?|less|more)\b"
 )
@@ -84,7 +85,8 @@ def _metric_near(text: str, start: int, end: int) -> str | None:
 
 def _dataset_in(sentence: str) -> str | None:
     for m in _ON_DATASET.finditer(sentence):
-        name = _STOP.sub("", m.group("name")).strip(" ,.")
+        name = re.split(r"\s+(?:and|to|of)\s+(?=[\d(])", m.group("name"))[0]  # "SNLI and 94.1% on ..."
+        name = _STOP.sub("", name).strip(" ,.")
         words = name.split()
         while words and words[-1].lower() in TASK_HEADS | DATASET_HEADS | {"translation", "and", "of", "to"}:
             words.pop()
@@ -183,8 +185,10 @@ def science_facts(
     for fact in facts:
         fact.setdefault("found_by", "parse")
     if not is_paper(text):
-        for fact in facts:  # outside papers only a metric that cannot be an ordinary word ("BLEU", "F1")
-            _prose_result(fact, parsed, text, None, set(), technical_only=True)
+        for fact in facts:  # outside papers a metric that cannot be an ordinary word ("BLEU", "F1"), or any
+            s_start, s_end = fact["sentence_span"]  # metric in a sentence that states a result ("achieves")
+            stated = _RESULT_VERB.search(text[s_start:s_end]) is not None
+            _prose_result(fact, parsed, text, None, set(), technical_only=not stated)
         return facts
     tables = parse_tables(text)
     inside = [(t.start, t.end) for t in tables]
