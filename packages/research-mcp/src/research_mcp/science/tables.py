@@ -164,6 +164,24 @@ def _is_header_row(cells: list[str]) -> bool:
     return bool(cells) and not any(number(c) for c in cells[1:]) and any(cells[1:])
 
 
+def _runs(values: list[str]) -> int:
+    """How many rows repeat the label of the row above (a row-spanning label written on every row)."""
+    return sum(1 for a, b in zip(values, values[1:], strict=False) if a and a == b)
+
+
+def _label_column(body: list[list[tuple[str, int, int]]]) -> int:
+    """0, or 1 when the first column is a group label repeated down its rows ("| Long-context LLM | GPT-4O |
+    ...") and the second names each row."""
+    rows = [r for r in body if len(r) > 2]
+    if len(rows) < 2:
+        return 0
+    first = [clean(r[0][0]) for r in rows]
+    second = [clean(r[1][0]) for r in rows]
+    if any(number(r[1][0]) for r in rows) or not all(second):
+        return 0
+    return 1 if _runs(first) > 0 and _runs(second) == 0 else 0
+
+
 def table_regions(text: str) -> list[tuple[int, int]]:
     """Where the text's tables are (any run of table rows, numbers or not)."""
     return [(start, lines[-1][1] + len(lines[-1][0])) for start, lines in _blocks(text)]
@@ -194,15 +212,18 @@ def parse_tables(text: str) -> list[Table]:
         headers = _headers(header_rows, width)
         table = Table(start, end, _caption(text, start, end), headers)
         group: str | None = None
+        at = _label_column(body)
         for cells in body:
-            label = _CITATION.sub("", clean(cells[0][0])).strip()
-            rest = [clean(c[0]) for c in cells[1:]]
+            label = _CITATION.sub("", clean(cells[at][0])).strip() if len(cells) > at else ""
+            rest = [clean(c[0]) for c in cells[at + 1 :]]
             if label and not any(rest):
                 group = label  # a group row: "SELF-ROUTE Li et al. (2024)" over the rows below it
                 continue
-            if not re.search(r"[A-Za-z0-9]", label) or number(cells[0][0]) is not None:
+            if at:
+                group = _CITATION.sub("", clean(cells[0][0])).strip() or group
+            if not re.search(r"[A-Za-z0-9]", label) or number(cells[at][0]) is not None:
                 continue
-            for j, (raw, s, _e) in enumerate(cells[1:], start=1):
+            for j, (raw, s, _e) in enumerate(cells[at + 1 :], start=at + 1):
                 parsed = number(raw)
                 if parsed is None or j >= len(headers) or not headers[j]:
                     continue
