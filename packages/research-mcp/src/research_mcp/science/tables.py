@@ -11,6 +11,7 @@ names and the rest (a dataset, a setting), and every numeric cell becomes one re
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -166,7 +167,7 @@ def _is_header_row(cells: list[str]) -> bool:
 
 def _runs(values: list[str]) -> int:
     """How many rows repeat the label of the row above (a row-spanning label written on every row)."""
-    return sum(1 for a, b in zip(values, values[1:], strict=False) if a and a == b)
+    return sum(1 for a, b in itertools.pairwise(values) if a and a == b)
 
 
 def _label_column(body: list[list[tuple[str, int, int]]]) -> int:
