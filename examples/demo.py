@@ -367,13 +367,15 @@ def report(found: Findings, source: ArxivSource, tools: dict[str, Any]) -> None:
     table = Table(title=f"Entities ({len(entities)}) and relations ({len(found.entities.get('edges', []))})")
     table.add_column("entity")
     table.add_column("type")
-    order = {"method": 0, "dataset": 1, "metric": 2, "task": 3}
-    ranked_entities = sorted(
-        entities,
-        key=lambda e: (order.get(e.get("type", ""), 4), e.get("name", "").islower(), -e.get("mentions", 0)),
-    )
-    for entity in ranked_entities[:16]:
-        table.add_row(entity.get("name", ""), entity.get("type", ""))
+    named_first = sorted(entities, key=lambda e: (e.get("name", "").islower(), -e.get("mentions", 0)))
+    shown = 0
+    for etype, most in (("method", 8), ("dataset", 6), ("metric", 4), ("task", 3)):
+        for entity in [e for e in named_first if e.get("type") == etype][:most]:
+            table.add_row(entity.get("name", ""), etype)
+            shown += 1
+    if not shown:  # not a paper: the entities as they come
+        for entity in entities[:12]:
+            table.add_row(entity.get("name", ""), entity.get("type", ""))
     science_edges = [
         e for e in found.entities.get("edges", []) if e.get("relation") in {"outperforms", "evaluated_on"}
     ]
