@@ -55,8 +55,8 @@ TOOL_TIMEOUT_SECONDS = 600.0
 SECOND_SOURCE_URL = "https://ml-reproductions.example.org/blog/transformer-rerun"
 SECOND_SOURCE_TITLE = "Re-running the Transformer (a reproduction blog post, written for this demo)"
 SECOND_SOURCE_TEXT = (
-    "A reproduction report: the model achieves 26.9 BLEU on the WMT 2014 English-to-German translation "
-    "task after training for 3.5 days on eight GPUs."
+    "A reproduction report: the big Transformer achieves 26.9 BLEU on the WMT 2014 English-to-German "
+    "translation task after training for 3.5 days on eight GPUs."
 )
 
 console = Console(stderr=False)
@@ -204,9 +204,15 @@ class Findings:
 
 
 def shared_numbers(paper: list[dict[str, Any]], other: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The paper's facts about the same (entity, attribute) as the second source's: the numbers both report."""
+    """The paper's facts about the same (entity, attribute) as the second source's, and its results on the
+    same metric: the numbers both may report (conflict-detect then matches method, metric and dataset)."""
     keys = {(f["entity"].lower(), f["attribute"].lower()) for f in other}
-    return [f for f in paper if (f["entity"].lower(), f["attribute"].lower()) in keys]
+    metrics = {str(f["metric"]).lower() for f in other if f.get("metric")}
+    return [
+        f
+        for f in paper
+        if (f["entity"].lower(), f["attribute"].lower()) in keys or str(f.get("metric")).lower() in metrics
+    ]
 
 
 async def run_workflow(flow: Workflow, query: str) -> Findings:
@@ -342,13 +348,38 @@ def report(found: Findings, source: ArxivSource, tools: dict[str, Any]) -> None:
         )
     console.print(table)
 
+    results = [f for f in facts if f.get("metric")]
+    table = Table(title=f"Results in the paper ({len(results)}: tables and prose)")
+    for col in ("method", "metric", "dataset", "value", "found by", "confidence"):
+        table.add_column(col)
+    for fact in sorted(results, key=lambda f: (f.get("found_by") != "table", f.get("dataset") or ""))[:20]:
+        table.add_row(
+            fact.get("entity", ""),
+            fact.get("metric", ""),
+            fact.get("dataset") or "",
+            str(fact.get("value", "")),
+            fact.get("found_by", ""),
+            fact.get("confidence", ""),
+        )
+    console.print(table)
+
     entities = found.entities.get("entities", [])
     table = Table(title=f"Entities ({len(entities)}) and relations ({len(found.entities.get('edges', []))})")
     table.add_column("entity")
     table.add_column("type")
-    for entity in entities[:12]:
-        table.add_row(entity.get("name", ""), entity.get("type", ""))
-    for edge in found.entities.get("edges", [])[:6]:
+    named_first = sorted(entities, key=lambda e: (e.get("name", "").islower(), -e.get("mentions", 0)))
+    shown = 0
+    for etype, most in (("method", 8), ("dataset", 6), ("metric", 4), ("task", 3)):
+        for entity in [e for e in named_first if e.get("type") == etype][:most]:
+            table.add_row(entity.get("name", ""), etype)
+            shown += 1
+    if not shown:  # not a paper: the entities as they come
+        for entity in entities[:12]:
+            table.add_row(entity.get("name", ""), entity.get("type", ""))
+    science_edges = [
+        e for e in found.entities.get("edges", []) if e.get("relation") in {"outperforms", "evaluated_on"}
+    ]
+    for edge in (science_edges or found.entities.get("edges", []))[:6]:
         table.add_row(f"{edge.get('source')} -[{edge.get('relation')}]-> {edge.get('target')}", "relation")
     console.print(table)
 

@@ -36,6 +36,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
 
+from .science.names import canonical_metric, known_metric, result_key
 from .values import Period, Value, lexicon, parse_period_text, parse_value_string
 
 __all__ = ["FactInput", "FactSource", "Tolerance", "detect_conflicts", "normalize_key"]
@@ -104,6 +105,11 @@ class FactInput(BaseModel):
     comparison: str | None = Field(
         default=None, description="'prior' for an earlier value quoted for comparison (fact-extract output)."
     )
+    metric: str | None = Field(
+        default=None,
+        description="A result's metric (fact-extract output), e.g. 'BLEU'; spellings are normalised.",
+    )
+    dataset: str | None = Field(default=None, description="A result's dataset (fact-extract output).")
 
     @field_validator("entity", "attribute")
     @classmethod
@@ -164,7 +170,14 @@ _GENERIC_ATTRIBUTES = {"value", "amount", "figure", "number"}
 
 
 def _group_key(fact: FactInput) -> str:
-    """Entity and attribute as one key, a generic attribute dropped: ("Apple", "revenue") = ("Apple revenue", "value")."""
+    """Entity and attribute as one key, a generic attribute dropped: ("Apple", "revenue") = ("Apple revenue", "value").
+
+    A result (a metric, given or named by the attribute) is keyed by method, metric and dataset, each
+    normalised: "BLEU score" and "BLEU", "Acc." and "accuracy", "EN-DE" and "English-to-German" agree.
+    """
+    metric = fact.metric or known_metric(fact.attribute)
+    if metric:
+        return result_key(fact.entity, canonical_metric(metric) or metric, fact.dataset)
     entity, attribute = normalize_key(fact.entity), normalize_key(fact.attribute)
     return entity if attribute in _GENERIC_ATTRIBUTES or not attribute else f"{entity} {attribute}"
 

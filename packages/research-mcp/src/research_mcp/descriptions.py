@@ -34,14 +34,16 @@ FACT_EXTRACT = """\
 Extract atomic facts from text with source attribution (numbers, money, percentages, dates).
 Input: text (required), source_url, source_metadata {title, author, date}.
 Output: facts [{entity, attribute, value, value_type, confidence (High/Medium/Low), source {url, title}, \
-numeric_value, period, sentence, ...}], extraction_quality (0-10), metadata {total_facts, processing_time_ms}.\
+numeric_value, period, sentence, metric and dataset for a paper's results (tables and prose), found_by, ...}], \
+extraction_quality (0-10), metadata {total_facts, processing_time_ms}.\
 """
 ENTITY_EXTRACT = """\
 Extract named entities and relationships from text.
 Input: text (required), entity_types (any of company, person, technology, location, organization, \
-product, event; default all), extract_relations (default true).
+product, event, method, dataset, metric, task; default all), extract_relations (default true).
 Output: entities [{name, type, aliases, description, mentions, confidence}], edges [{source, target, \
-relation (acquires, invests_in, partners_with, competes_with, founded_by, develops, ...), confidence, \
+relation (acquires, invests_in, partners_with, competes_with, founded_by, develops, evaluated_on, \
+outperforms, uses, ...), confidence, \
 evidence (the sentence), evidence_start, evidence_end}], metadata {total_entities, total_relationships}. \
 Negated, hedged or planned statements give no edge.\
 """

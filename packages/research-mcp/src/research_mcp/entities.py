@@ -32,7 +32,9 @@ from .entity.lexicons import relation_grammar
 from .entity.lists import agree_in_lists
 from .entity.mentions import Mention, ner_mentions, tech_mentions
 from .entity.relations import Edge, sentence_relations
-from .markup import mask_markup
+from .markup import mask_layout, mask_markup
+from .science.entities import SCIENCE_TYPES, science_mentions
+from .science.relations import science_edges
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -49,10 +51,19 @@ def prepare_text(text: str) -> str:
     as the verb. Math, citation markers and cross-references of a paper's text are blanked out
     (``markup.mask_markup``). Evidence is always cut from the caller's own text, not from this one.
     """
-    return mask_markup(_CO_FOUND.sub(lambda m: f"{m.group(1)}o{m.group(2)} ", text))
+    return mask_layout(mask_markup(_CO_FOUND.sub(lambda m: f"{m.group(1)}o{m.group(2)} ", text)))
 
 
-ENTITY_TYPES = ("company", "person", "technology", "location", "organization", "product", "event")
+ENTITY_TYPES = (
+    "company",
+    "person",
+    "technology",
+    "location",
+    "organization",
+    "product",
+    "event",
+    *SCIENCE_TYPES,
+)
 
 TYPE_SYNONYMS = {
     "companies": "company", "firm": "company", "firms": "company", "business": "company",
@@ -62,6 +73,9 @@ TYPE_SYNONYMS = {
     "organizations": "organization", "organisation": "organization", "organisations": "organization",
     "org": "organization", "orgs": "organization", "institution": "organization",
     "products": "product", "events": "event",
+    "methods": "method", "model": "method", "models": "method", "algorithm": "method", "algorithms": "method",
+    "datasets": "dataset", "data set": "dataset", "benchmark": "dataset", "benchmarks": "dataset",
+    "corpus": "dataset", "metrics": "metric", "measure": "metric", "tasks": "task",
 }  # fmt: skip
 
 
@@ -105,6 +119,26 @@ def _description(doc: Doc, original: str, mentions: list[Mention]) -> str | None
     return None
 
 
+def _add_science_edges(
+    edges: list[dict[str, Any]],
+    seen: dict[tuple[str, str, str], dict[str, Any]],
+    found: list[dict[str, Any]],
+    wanted: Sequence[str],
+) -> None:
+    """evaluated_on / outperforms / uses edges (science.relations), one per (source, relation, target)."""
+    if not {"method", "dataset"} & set(wanted):
+        return
+    for item in found:
+        key = (item["source"], item["relation"], item["target"])
+        existing = seen.get(key)
+        if existing is not None:
+            existing["occurrences"] += 1
+            existing["confidence"] = max(existing["confidence"], item["confidence"])
+            continue
+        seen[key] = item
+        edges.append(item)
+
+
 def extract_entities(
     doc: Doc,
     entity_types: Sequence[str] | None = None,
@@ -126,6 +160,7 @@ def extract_entities(
     mentions = agree_in_lists(doc, mentions)
     taken = {i for m in mentions for i in range(m.start, m.end)}
     mentions += tech_mentions(doc, taken, parsed)
+    mentions = science_mentions(doc, mentions, original)
     index = Index(doc, mentions, doubtful, parsed)
     raw_edges: list[Edge] = []
     if extract_relations:
@@ -204,6 +239,10 @@ def extract_entities(
         }
         seen[key] = item
         edges.append(item)
+    if extract_relations:
+        _add_science_edges(
+            edges, seen, science_edges(doc, index.mentions, group_names, group_types, original), wanted
+        )
     entities.sort(key=lambda x: min(o[0] for o in x["offsets"]))
     return {
         "entities": entities,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["mask_markup"]
+__all__ = ["mask_layout", "mask_markup"]
 
 _DISPLAY_MATH = re.compile(r"\$\$.+?\$\$(?:[ \t]*\(\d+(?:\.\d+)*[a-z]?\))?|\\\[.+?\\\]", re.DOTALL)
 _INLINE_MATH = re.compile(
@@ -64,9 +64,43 @@ _LABEL_KEY = re.compile(
 )
 
 
+# A formula that is only a number ("$34.26$", "$\\mathbf{88.65}$", "$16$K"): the number is prose.
+_MATH_NUMBER = re.compile(
+    r"(?<![\w$\\])\$(?:\\(?:mathbf|textbf|bm|boldsymbol|underline|mathrm|text|textit|mathit)\{)?"
+    r"(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\}?(\\?%)?\$(?![\d$])"
+)
+# The PDF route's math digits: "28 _._ 4" (28.4), "1 _/_ 4" (1/4).
+_PDF_NUMBER = re.compile(r"(?<![\w.])(\d+) _([./])_ (\d+)(?![\w])")
+# "<sup>5</sup>", "<br>": HTML the PDF route leaves in a cell or a line; "> 5We used": a footnote's mark.
+_HTML_TAG = re.compile(r"</?(?:sup|sub|br|b|i|em|strong|span|p)\s*/?>", re.IGNORECASE)
+_FOOTNOTE_MARK = re.compile(r"^(?:>\s*)?(\d{1,2})(?=[A-Z][a-z])", re.MULTILINE)
+
+
+def _keep_number(chars: list[str], start: int, end: int, number: str) -> None:
+    """Blank ``chars[start:end]`` but write ``number`` at its right end ("$16$K" -> "  16K")."""
+    for i in range(start, end):
+        if chars[i] != "\n":
+            chars[i] = " "
+    chars[end - len(number) : end] = list(number)
+
+
+def _numbers_and_tags(text: str, chars: list[str]) -> None:
+    for m in _MATH_NUMBER.finditer(text):
+        _keep_number(chars, m.start(), m.end(), m.group(1) + ("%" if m.group(2) else ""))
+    for m in _PDF_NUMBER.finditer(text):
+        _keep_number(chars, m.start(), m.end(), f"{m.group(1)}{m.group(2)}{m.group(3)}")
+    for pattern in (_HTML_TAG, _FOOTNOTE_MARK):
+        for m in pattern.finditer(text):
+            for i in range(*m.span((pattern is _FOOTNOTE_MARK and 1) or 0)):
+                chars[i] = " "
+
+
 def mask_markup(text: str) -> str:
-    """``text`` with math, citation markers and cross-references replaced by spaces (same length)."""
-    if not any(c in text for c in "$[(\\.#") and not _NAMED_REFERENCE.search(text):
+    """``text`` with math, citation markers and cross-references replaced by spaces (same length).
+
+    A formula that is only a number keeps its number, and the PDF route's "28 _._ 4" reads 28.4.
+    """
+    if not any(c in text for c in "$[(\\.#<>_") and not _NAMED_REFERENCE.search(text):
         return text
     chars = list(text)
     for pattern in (
@@ -83,10 +117,30 @@ def mask_markup(text: str) -> str:
         _LABEL_KEY,
     ):
         for m in pattern.finditer(text):
+            if pattern is not _DISPLAY_MATH and _MATH_NUMBER.fullmatch(m.group(0)):
+                continue
             if pattern is _INLINE_MATH and _ASSIGNMENT.fullmatch(m.group(0)):
                 chars[m.start()] = chars[m.end() - 1] = " "
                 continue
             for i in range(m.start(), m.end()):
                 if chars[i] != "\n":
                     chars[i] = " "
+    _numbers_and_tags(text, chars)
     return "".join(chars)
+
+
+_LAYOUT = re.compile(r"\*\*|^\s*-{3,}.*$", re.MULTILINE)
+_ITALIC = re.compile(r"(?<![\w@])_(?=\S)([^_\n]{1,80}?)(?<=\S)_(?!\w)")
+_TABLE_LINE = re.compile(r"^[^\n]*\|[^\n]*\|[^\n]*$", re.MULTILINE)
+
+
+def mask_layout(text: str) -> str:
+    """A table line's pipes and emphasis marks blanked (same length): the entity reader's text, so that a name
+    never holds them ("|Transformer(4", "_O_"). A lone pipe ("By Royston Wild | Fool.co.uk") stays."""
+    if "|" not in text and "_" not in text and "**" not in text:
+        return text
+    text = _TABLE_LINE.sub(lambda m: m.group(0).replace("|", " "), text)
+    text = _ITALIC.sub(
+        lambda m: f" {m.group(1)} ", text
+    )  # "_O_(_n_", "_dmodel_": emphasis, not a name's part
+    return _LAYOUT.sub(lambda m: " " * len(m.group(0)), text)

@@ -94,6 +94,10 @@ class FactOut(BaseModel):
     value_type: str = Field(description="number, currency, percentage, date or text.")
     confidence: str = Field(description="High, Medium or Low.")
     source: dict[str, Any] = Field(description="{url, title} (plus author, date when given).")
+    metric: str | None = Field(default=None, description="A result's metric, e.g. BLEU (papers).")
+    dataset: str | None = Field(default=None, description="A result's dataset, e.g. WMT 2014 English-German.")
+    task: str | None = Field(default=None, description="A result's task, when the text names it.")
+    found_by: str | None = Field(default=None, description="table, prose or parse: how the fact was found.")
 
 
 class FactMetadata(BaseModel):
@@ -113,7 +117,10 @@ class FactExtractResult(BaseModel):
 
 class EntityOut(BaseModel):
     name: str
-    type: str = Field(description="company, person, technology, location, organization, product or event.")
+    type: str = Field(
+        description="company, person, technology, location, organization, product, event, method, dataset, "
+        "metric or task."
+    )
     aliases: list[str] = Field(description="Other names for the same entity in the text.")
     description: str | None = None
     mentions: int = Field(description="How many times the entity is mentioned.")
@@ -126,7 +133,8 @@ class EdgeOut(BaseModel):
     source: str
     target: str
     relation: str = Field(
-        description="acquires, invests_in, partners_with, competes_with, founded_by, develops, ..."
+        description="acquires, invests_in, partners_with, competes_with, founded_by, develops, ..., "
+        "evaluated_on, outperforms, uses."
     )
     confidence: float = Field(description="0-1, from the dependency pattern that matched.")
     evidence: str = Field(description="The sentence that states the relation.")
@@ -135,6 +143,7 @@ class EdgeOut(BaseModel):
     pattern: str = Field(description="active_dobj, active_prep, passive_agent, sold_to, reciprocal_subjects.")
     modality: str = Field(description="asserted, future ('will acquire') or agreed ('agreed to acquire').")
     occurrences: int
+    metric: str | None = Field(default=None, description="outperforms: the metric the sentence names.")
 
 
 class EntityMetadata(BaseModel):

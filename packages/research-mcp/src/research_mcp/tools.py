@@ -66,7 +66,8 @@ class EntityArgs(_Args):
     entity_types: Annotated[
         list[StrictStr] | None,
         Field(
-            description="Types to return: company, person, technology, location, organization, product, event."
+            description="Types to return: company, person, technology, location, organization, product, event, "
+            "method, dataset, metric, task."
         ),
     ] = None
     extract_relations: Annotated[StrictBool, Field(description="Also return relation edges.")] = True

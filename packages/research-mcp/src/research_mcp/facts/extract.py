@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from ..science.results import science_facts
 from ..values import Period, Value, find_periods, find_values, parse_period_text, unit_dimension
 from .about import _about
 from .context import _About, _NounChunks, _Where
@@ -127,10 +128,12 @@ def extract_from_doc(
         scores.append(1.0)  # anchored, typed, dated, certain (projections are not kept)
     if dated:
         facts = sorted(facts + dated, key=lambda f: f["value_span"][0])
-    if source_text is not None and len(source_text) == len(text) and source_text != text:
+    original = source_text if source_text is not None and len(source_text) == len(text) else text
+    facts = science_facts(facts, text, original, source)
+    if original is not text:
         for fact in facts:
             start, end = fact["sentence_span"]
-            fact["sentence"] = source_text[start:end].strip()
+            fact["sentence"] = original[start:end].strip()
     quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
     elapsed = (time.perf_counter() - started) * 1000.0
     return {
