@@ -139,20 +139,8 @@ def _add_science_edges(
         edges.append(item)
 
 
-def extract_entities(
-    doc: Doc,
-    entity_types: Sequence[str] | None = None,
-    extract_relations: bool = True,
-    source_text: str | None = None,
-) -> dict[str, Any]:
-    """Entities of the requested types, with merged aliases, and (optionally) relation edges between them.
-
-    ``doc`` is the parse of ``prepare_text(source_text)``; evidence is cut from ``source_text``.
-    """
-    parsed = doc.text  # Doc.text joins every token anew on each access: read it once
-    original = source_text if source_text is not None and len(source_text) == len(parsed) else parsed
-    started = time.perf_counter()
-    wanted = normalise_entity_types(entity_types)
+def _index(doc: Doc, parsed: str, original: str) -> Index:
+    """Every mention the readers find, in the order they claim tokens, indexed for relations and aliases."""
     mentions, doubtful = ner_mentions(doc)
     mentions, doubtful = company_spans(doc, mentions, doubtful)
     mentions, doubtful = described_names(doc, mentions, doubtful)
@@ -161,14 +149,13 @@ def extract_entities(
     taken = {i for m in mentions for i in range(m.start, m.end)}
     mentions += tech_mentions(doc, taken, parsed)
     mentions = science_mentions(doc, mentions, original)
-    index = Index(doc, mentions, doubtful, parsed)
-    raw_edges: list[Edge] = []
-    if extract_relations:
-        for sent in doc.sents:
-            raw_edges.extend(sentence_relations(index, sent))
-    group_mentions(index)
+    return Index(doc, mentions, doubtful, parsed)
 
-    by_id = {id(m): m for m in index.mentions}
+
+def _entity_rows(
+    doc: Doc, original: str, index: Index, wanted: Sequence[str]
+) -> tuple[list[dict[str, Any]], dict[int, str], dict[int, str]]:
+    """One entity per alias group of a wanted type, and every group's name and type (for the edges)."""
     entities: list[dict[str, Any]] = []
     group_names: dict[int, str] = {}
     group_types: dict[int, str] = {}
@@ -201,6 +188,18 @@ def extract_entities(
             }
         )
 
+    return entities, group_names, group_types
+
+
+def _edge_rows(
+    raw_edges: Sequence[Edge],
+    by_id: dict[int, Mention],
+    group_names: dict[int, str],
+    group_types: dict[int, str],
+    wanted: Sequence[str],
+    original: str,
+) -> tuple[list[dict[str, Any]], dict[tuple[str, str, str], dict[str, Any]]]:
+    """One edge per (source, relation, target) between wanted groups, its evidence cut from ``original``."""
     edges: list[dict[str, Any]] = []
     seen: dict[tuple[str, str, str], dict[str, Any]] = {}
     for e in raw_edges:
@@ -239,6 +238,32 @@ def extract_entities(
         }
         seen[key] = item
         edges.append(item)
+    return edges, seen
+
+
+def extract_entities(
+    doc: Doc,
+    entity_types: Sequence[str] | None = None,
+    extract_relations: bool = True,
+    source_text: str | None = None,
+) -> dict[str, Any]:
+    """Entities of the requested types, with merged aliases, and (optionally) relation edges between them.
+
+    ``doc`` is the parse of ``prepare_text(source_text)``; evidence is cut from ``source_text``.
+    """
+    parsed = doc.text  # Doc.text joins every token anew on each access: read it once
+    original = source_text if source_text is not None and len(source_text) == len(parsed) else parsed
+    started = time.perf_counter()
+    wanted = normalise_entity_types(entity_types)
+    index = _index(doc, parsed, original)
+    raw_edges: list[Edge] = []
+    if extract_relations:
+        for sent in doc.sents:
+            raw_edges.extend(sentence_relations(index, sent))
+    group_mentions(index)
+    entities, group_names, group_types = _entity_rows(doc, original, index, wanted)
+    by_id = {id(m): m for m in index.mentions}
+    edges, seen = _edge_rows(raw_edges, by_id, group_names, group_types, wanted, original)
     if extract_relations:
         _add_science_edges(
             edges, seen, science_edges(doc, index.mentions, group_names, group_types, original), wanted

@@ -58,6 +58,15 @@ def _str_or_none(x: Any) -> str | None:
     return s or None
 
 
+def _in_callers_words(facts: list[dict[str, Any]], text: str, original: str) -> list[dict[str, Any]]:
+    """Each fact's sentence cut from the caller's text (the parser read it with markup blanked out)."""
+    if original is not text:
+        for fact in facts:
+            start, end = fact["sentence_span"]
+            fact["sentence"] = original[start:end].strip()
+    return facts
+
+
 def extract_from_doc(
     doc: Doc,
     *,
@@ -129,11 +138,7 @@ def extract_from_doc(
     if dated:
         facts = sorted(facts + dated, key=lambda f: f["value_span"][0])
     original = source_text if source_text is not None and len(source_text) == len(text) else text
-    facts = science_facts(facts, text, original, source)
-    if original is not text:
-        for fact in facts:
-            start, end = fact["sentence_span"]
-            fact["sentence"] = original[start:end].strip()
+    facts = _in_callers_words(science_facts(facts, text, original, source), text, original)
     quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
     elapsed = (time.perf_counter() - started) * 1000.0
     return {
