@@ -25,9 +25,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .entity.aliases import Index, canonical_name, group_mentions
+from .entity.aliases import canonical_name, group_mentions
 from .entity.company_spans import company_spans, of_place_names
 from .entity.described import described_names
+from .entity.index import Index
 from .entity.lexicons import relation_grammar
 from .entity.lists import agree_in_lists
 from .entity.mentions import Mention, ner_mentions, tech_mentions

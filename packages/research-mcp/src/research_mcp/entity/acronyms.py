@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .index import merge
 from .names import key
 
 if TYPE_CHECKING:
-    from .aliases import Index
+    from .index import Index
     from .mentions import Mention
 
 __all__ = ["abbreviates", "join_acronyms"]
@@ -144,8 +145,6 @@ def _names_part(short: str, long: str) -> bool:
 
 def join_acronyms(index: Index, groups: dict[str, int]) -> None:
     """Each defined short form, and every later bare use of it, joins its long form's entity."""
-    from .aliases import merge
-
     text = index.text
     for long, short, start, end in _definitions(index):
         if long.type == "person":

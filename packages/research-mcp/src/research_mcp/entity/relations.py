@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .aliases import Index
+from .index import Index
 from .lexicons import lexicons, relation_grammar
 from .mentions import Mention
 from .names import has_legal_suffix, key
