@@ -810,3 +810,32 @@ def test_the_subject_owns_a_value_the_parser_attached_elsewhere(
 def test_a_hyphen_inside_a_name_is_not_a_list_dash(nlp: Language) -> None:
     fact = only(facts_of(nlp, "BERT-large obtains 80.5% accuracy on GLUE."), "80.5%")
     assert fact["entity"].startswith("BERT-large") and fact["attribute"] == "accuracy"  # the whole name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "today", "projected"),
+    [
+        # A target year at or after the request's year is still to come; before it, it has passed.
+        ("Revenue of $5 billion by 2025 is the goal.", "2024-01-01", {"$5 billion": True}),
+        ("Revenue of $5 billion by 2025 is the goal.", "2027-01-01", {"$5 billion": False}),
+        # "grow from $527 billion in 2023": once 2023 has passed, the baseline is a reported figure.
+        (
+            "The market is forecast to grow from $527 billion in 2023 to $1 trillion.",
+            "2024-01-01",
+            {"$527 billion": False, "$1 trillion": True},
+        ),
+        (
+            "The market is forecast to grow from $527 billion in 2023 to $1 trillion.",
+            "2022-06-01",
+            {"$527 billion": True, "$1 trillion": True},
+        ),
+    ],
+)
+def test_a_projection_is_judged_against_the_date_passed_in(
+    nlp: Language, sentence: str, today: str, projected: dict[str, bool]
+) -> None:
+    # Issue 17: the rules never read the clock, so the same text gives the same facts in any year.
+    from datetime import date
+
+    found = extract_from_doc(nlp(sentence), today=date.fromisoformat(today))["facts"]
+    assert {f["value"]: f["is_projection"] for f in found} == projected

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -150,10 +151,14 @@ class Runtime:
 
     @staticmethod
     def facts_from_doc(
-        doc: Doc, source_url: str | None, source_metadata: Mapping[str, Any] | None, source_text: str
+        doc: Doc,
+        source_url: str | None,
+        source_metadata: Mapping[str, Any] | None,
+        source_text: str,
+        today: date,
     ) -> dict[str, Any]:
         return extract_from_doc(
-            doc, source_url=source_url, source_metadata=source_metadata, source_text=source_text
+            doc, source_url=source_url, source_metadata=source_metadata, source_text=source_text, today=today
         )
 
     # ------------------------------------------------------------------ entity-extract

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.types import ToolAnnotations
@@ -149,11 +150,12 @@ class ToolSpec:
 def _fact_work(rt: Runtime, args: FactArgs) -> ParsedWork:
     source = rt.check_text(args.text)
     meta = args.metadata()
+    today = date.today()  # the request's date: whether a year is past or to come is judged against it
     return ParsedWork(
         source,
         mask_markup(source),  # a paper's math and citations are not prose
         rt.fact_key(source, args.source_url, meta),
-        lambda doc: rt.facts_from_doc(doc, args.source_url, meta, source),
+        lambda doc: rt.facts_from_doc(doc, args.source_url, meta, source, today),
     )
 
 

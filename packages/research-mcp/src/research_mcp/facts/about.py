@@ -6,61 +6,61 @@ import re
 from typing import TYPE_CHECKING
 
 from ..values import Period
-from .context import _About, _NounChunks, _Where
-from .labels import _equation_term, _inline_label, _label
-from .measured import _continued_sentence_subject, _first_person_object, _fronted_group, _measured_noun
+from .context import About, NounChunks, Where
+from .labels import equation_term, inline_label, label_before
+from .measured import continued_sentence_subject, first_person_object, fronted_group, measured_noun
 from .phrases import (
-    _count_noun,
-    _noun_phrase,
-    _object_of,
-    _of_complement,
-    _outer_subject,
-    _subject_of,
-    _with_owner,
+    counted_noun,
+    noun_phrase,
+    object_of,
+    of_complement,
+    outer_subject,
+    subject_of,
+    with_owner,
 )
 from .vocabulary import (
-    _AMOUNT_LIKE_RE,
-    _BY_RE,
-    _CHANGE_NOUNS,
-    _CHANGE_VERBS,
-    _CLAUSE_BREAK_RE,
-    _DECLINE_LEMMAS,
-    _GROWTH_LEMMAS,
-    _LINE_LABEL_RE,
-    _NOT_ENTITY_ENTS,
-    _OBJECT_VERBS,
-    _PERSONAL,
-    _PRONOUNS,
-    _REPORTER_LEMMAS,
-    _VERB_ATTRIBUTES,
+    AMOUNT_LIKE_RE,
+    BY_RE,
+    CHANGE_NOUNS,
+    CHANGE_VERBS,
+    CLAUSE_BREAK_RE,
+    DECLINE_LEMMAS,
+    GROWTH_LEMMAS,
+    LINE_LABEL_RE,
+    NOT_ENTITY_ENTS,
+    OBJECT_VERBS,
+    PERSONAL,
+    PRONOUNS,
+    REPORTER_LEMMAS,
+    VERB_ATTRIBUTES,
 )
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
 
 
-def _about(
-    w: _Where,
+def find_about(
+    w: Where,
     periods: list[Period],
     last_entity: str | None,
-    chunks: _NounChunks,
+    chunks: NounChunks,
     kind: str,
     unit: str | None = None,
-) -> tuple[_About | None, str | None]:
+) -> tuple[About | None, str | None]:
     """What the value is about (from the parse, a ``Label:`` prefix, or proximity), and the noun it counts."""
     span = w.span
-    label = _label(w.text, w.seg_start, span.start_char, periods)
+    label = label_before(w.text, w.seg_start, span.start_char, periods)
     if label is not None:
-        label = _equation_term(span, label)
+        label = equation_term(span, label)
     value_tokens = {t.i for t in span}
     count_noun: str | None = None
     change_attr: str | None = None
-    share_of = _of_complement(span, value_tokens)
+    share_of = of_complement(span, value_tokens)
     measured: str | None = None  # "$54.5 million of debt": what an amount is of
     if share_of is not None and kind in ("percentage", "percentage_points"):
-        change_attr = f"share of {_noun_phrase(share_of, value_tokens, with_of=False)}"
+        change_attr = f"share of {noun_phrase(share_of, value_tokens, with_of=False)}"
     elif share_of is not None:
-        measured = _noun_phrase(share_of, value_tokens, with_of=False)
+        measured = noun_phrase(share_of, value_tokens, with_of=False)
         share_of = None
     t = span.root
     for _ in range(12):
@@ -87,7 +87,7 @@ def _about(
             "nmod",
             "npadvmod",
         ):
-            noun = _count_noun(span, head, w.seg_end) if count_noun is None else None
+            noun = counted_noun(span, head, w.seg_end) if count_noun is None else None
             if noun is not None:
                 count_noun = noun
                 t = head
@@ -100,54 +100,50 @@ def _about(
                 and owner.i not in value_tokens
                 and owner.idx >= w.seg_start
             ):
-                if owner.lemma_.lower() in _CHANGE_NOUNS:
+                if owner.lemma_.lower() in CHANGE_NOUNS:
                     change_attr = owner.lemma_.lower()
                     t = owner
                     continue
                 if (
                     owner.lemma_.lower() == "rate"
-                    and owner.head.head.lemma_.lower() in _GROWTH_LEMMAS | _DECLINE_LEMMAS
+                    and owner.head.head.lemma_.lower() in GROWTH_LEMMAS | DECLINE_LEMMAS
                 ):
                     change_attr = "growth"  # "grew at an annual rate of 4.9%"
                     t = owner
                     continue
-                if owner.lower_ in _PRONOUNS or owner.ent_type_ in _NOT_ENTITY_ENTS or owner.like_num:
+                if owner.lower_ in PRONOUNS or owner.ent_type_ in NOT_ENTITY_ENTS or owner.like_num:
                     t = owner
                     continue
                 # "revenue of $5 billion", "a market share of 30%"
-                phrase = _with_owner(_noun_phrase(owner, value_tokens, with_of=False), owner, value_tokens)
-                return _About(phrase, count_noun or change_attr, "of_noun"), count_noun
+                phrase = with_owner(noun_phrase(owner, value_tokens, with_of=False), owner, value_tokens)
+                return About(phrase, count_noun or change_attr, "of_noun"), count_noun
             t = head
             continue
         if head.pos_ in ("VERB", "AUX") or (head.pos_ == "ADJ" and head.dep_ in ("ROOT", "acomp")):
             lemma = head.lemma_.lower()
-            if lemma in _VERB_ATTRIBUTES and count_noun is None and change_attr is None:
-                change_attr = _VERB_ATTRIBUTES[lemma]
-            if lemma in _CHANGE_VERBS and _BY_RE.search(
+            if lemma in VERB_ATTRIBUTES and count_noun is None and change_attr is None:
+                change_attr = VERB_ATTRIBUTES[lemma]
+            if lemma in CHANGE_VERBS and BY_RE.search(
                 w.text[max(w.seg_start, span.start_char - 6) : span.start_char]
             ):
                 obj = next((c for c in head.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
-                if (
-                    obj is not None
-                    and obj.pos_ in ("NOUN", "PROPN")
-                    and obj.ent_type_ not in _NOT_ENTITY_ENTS
-                ):
-                    return _About(
-                        _noun_phrase(obj, value_tokens), count_noun or change_attr, "object"
+                if obj is not None and obj.pos_ in ("NOUN", "PROPN") and obj.ent_type_ not in NOT_ENTITY_ENTS:
+                    return About(
+                        noun_phrase(obj, value_tokens), count_noun or change_attr, "object"
                     ), count_noun
-            if lemma in _OBJECT_VERBS:
-                obj = _object_of(head, value_tokens)
+            if lemma in OBJECT_VERBS:
+                obj = object_of(head, value_tokens)
                 if obj is not None:
-                    about = _About(_noun_phrase(obj, value_tokens), count_noun or change_attr, "object")
+                    about = About(noun_phrase(obj, value_tokens), count_noun or change_attr, "object")
                     return about, count_noun
-            subj = _subject_of(head)
+            subj = subject_of(head)
             if subj is not None and subj.i in value_tokens:
-                fronted = _fronted_group(head, span, value_tokens, w)
+                fronted = fronted_group(head, span, value_tokens, w)
                 if fronted is not None:  # "Of the 54 functions, 26 begin with ...": a part of that group
                     group_attribute = (
                         "share" if kind in ("percentage", "percentage_points") else count_noun or "count"
                     )
-                    return _About(fronted, group_attribute, "of_noun"), count_noun
+                    return About(fronted, group_attribute, "of_noun"), count_noun
                 break  # the value is this clause's subject ("HK$3.2bn went to Asia"), not about an outer one
             if (
                 subj is not None
@@ -155,33 +151,33 @@ def _about(
                 and not subj.like_num
                 and subj.idx >= w.seg_start
             ):
-                if subj.pos_ == "PRON" or subj.lower_ in _PRONOUNS:
+                if subj.pos_ == "PRON" or subj.lower_ in PRONOUNS:
                     if label:
                         break
-                    outer = _outer_subject(head, value_tokens)
+                    outer = outer_subject(head, value_tokens)
                     if outer is not None:  # "The company said it would cut 10,000 jobs"
-                        return _About(outer, count_noun or change_attr, "coreference"), count_noun
-                    if last_entity and subj.lower_ not in _PERSONAL:
-                        return _About(last_entity, count_noun or change_attr, "coreference"), count_noun
+                        return About(outer, count_noun or change_attr, "coreference"), count_noun
+                    if last_entity and subj.lower_ not in PERSONAL:
+                        return About(last_entity, count_noun or change_attr, "coreference"), count_noun
                     if measured is not None:  # "we had $54.5 million of debt outstanding": the debt
-                        return _About(measured, change_attr, "of_noun"), count_noun
-                    fallback = _measured_noun(span, value_tokens, count_noun, kind, unit, w)
-                    if fallback is None and subj.lower_ in _PERSONAL | {"they"}:
-                        fallback = _first_person_object(head, span, value_tokens, change_attr, w)
+                        return About(measured, change_attr, "of_noun"), count_noun
+                    fallback = measured_noun(span, value_tokens, count_noun, kind, unit, w)
+                    if fallback is None and subj.lower_ in PERSONAL | {"they"}:
+                        fallback = first_person_object(head, span, value_tokens, change_attr, w)
                     return fallback, count_noun
                 if (
-                    subj.ent_type_ in _NOT_ENTITY_ENTS
-                    or subj.lemma_.lower() in _REPORTER_LEMMAS
-                    or _AMOUNT_LIKE_RE.match(subj.text)
+                    subj.ent_type_ in NOT_ENTITY_ENTS
+                    or subj.lemma_.lower() in REPORTER_LEMMAS
+                    or AMOUNT_LIKE_RE.match(subj.text)
                 ):
                     break  # a subject that is itself an amount ("HK$3.2bn went to Asia") names nothing
                 anchor = "relative" if head.dep_ == "relcl" else "subject"
                 attribute = count_noun or change_attr or measured
-                return _About(_noun_phrase(subj, value_tokens), attribute, anchor), count_noun
+                return About(noun_phrase(subj, value_tokens), attribute, anchor), count_noun
             if head.dep_ == "ROOT":
-                carried = _continued_sentence_subject(w, value_tokens) if subj is None else None
+                carried = continued_sentence_subject(w, value_tokens) if subj is None else None
                 if carried is not None:  # "The screen is 2 in. | thick and weighs 3 oz.": one sentence
-                    return _About(carried, count_noun or change_attr or measured, "subject"), count_noun
+                    return About(carried, count_noun or change_attr or measured, "subject"), count_noun
                 break
             t = head
             continue
@@ -192,22 +188,22 @@ def _about(
             continue
         break
     if label:
-        return _About(label, count_noun or change_attr, "label"), count_noun
+        return About(label, count_noun or change_attr, "label"), count_noun
     if share_of is not None:
         # "About 45% of respondents said ...": the respondents are what the share is about
-        return _About(_noun_phrase(share_of, value_tokens, with_of=False), "share", "of_noun"), count_noun
+        return About(noun_phrase(share_of, value_tokens, with_of=False), "share", "of_noun"), count_noun
     if measured is not None:
         # "there was $1.1 billion of unrecognized compensation cost": the cost is what the amount is
-        return _About(measured, change_attr, "of_noun"), count_noun
-    inline = _inline_label(span, w)
+        return About(measured, change_attr, "of_noun"), count_noun
+    inline = inline_label(span, w)
     quantity_like = bool(re.search(r"[\d][,.]\d|[^\d\s.,]", span.text))  # "12,400", "$5bn", "23%"; not "9001"
     if inline is not None and quantity_like:
         return inline, count_noun
     line_label = (
-        _LINE_LABEL_RE.match(w.text[w.line_start : w.seg_start]) if w.seg_start > w.line_start else None
+        LINE_LABEL_RE.match(w.text[w.line_start : w.seg_start]) if w.seg_start > w.line_start else None
     )
     if line_label:
-        return _About(line_label.group("label").strip(), count_noun or change_attr, "label"), count_noun
+        return About(line_label.group("label").strip(), count_noun or change_attr, "label"), count_noun
     if span.root.dep_ in ("nsubj", "nsubjpass") or (
         span.root.dep_ == "conj" and span.root.head.dep_ == "nsubj"
     ):
@@ -218,17 +214,17 @@ def _about(
         if (
             any(x.like_num for x in chunk)
             or chunk.root.pos_ == "PRON"
-            or chunk.root.ent_type_ in _NOT_ENTITY_ENTS
+            or chunk.root.ent_type_ in NOT_ENTITY_ENTS
         ):
             continue
         if any(p.span[0] < chunk.end_char and chunk.start_char < p.span[1] for p in periods):
             continue
         if chunk.root.dep_ not in ("nsubj", "nsubjpass", "ROOT", "appos", "dobj"):
             continue  # "... went to Asia and S$500m": a place after a preposition does not own a value
-        if re.search(r"\d", chunk.text) or _CLAUSE_BREAK_RE.search(w.text, chunk.end_char, span.start_char):
+        if re.search(r"\d", chunk.text) or CLAUSE_BREAK_RE.search(w.text, chunk.end_char, span.start_char):
             continue
         best = chunk
     if best is not None:
-        phrase = _noun_phrase(best.root, value_tokens, with_of=False)
-        return _About(phrase, count_noun or change_attr, "nearest_chunk"), count_noun
-    return _measured_noun(span, value_tokens, count_noun, kind, unit, w), count_noun
+        phrase = noun_phrase(best.root, value_tokens, with_of=False)
+        return About(phrase, count_noun or change_attr, "nearest_chunk"), count_noun
+    return measured_noun(span, value_tokens, count_noun, kind, unit, w), count_noun

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class _About:
+class About:
     """What a value is about, and how the answer was found (the anchor drives confidence)."""
 
     entity: str
@@ -22,7 +22,7 @@ class _About:
 
 
 @dataclass(frozen=True, slots=True)
-class _Where:
+class Where:
     """A value's place in the text: its tokens, sentence, line and clause (segment) bounds."""
 
     text: str
@@ -32,9 +32,11 @@ class _Where:
     line_end: int
     seg_start: int
     seg_end: int
+    this_year: int
+    """The year of the request the fact is judged in (a target year from then on is a projection)."""
 
 
-class _NounChunks:
+class NounChunks:
     """The document's noun chunks, computed once and only when a value needs the proximity fallback.
 
     ``Span.noun_chunks`` re-runs the iterator over the whole document on every call, so a long text

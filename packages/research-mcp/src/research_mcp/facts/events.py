@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..values import Period
-from .phrases import _noun_phrase, _subject_of
-from .vocabulary import _DATE_TYPES, _EVENT_ATTRIBUTES, _NOT_ENTITY_ENTS, _PROJECTION_LEMMAS, _PRONOUNS
+from .phrases import noun_phrase, subject_of
+from .vocabulary import DATE_TYPES, EVENT_ATTRIBUTES, NOT_ENTITY_ENTS, PROJECTION_LEMMAS, PRONOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 
-def _date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[str, Any]]:
+def date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[str, Any]]:
     """Dates of events ("Acme was founded in 1998", "Apple launched the iPhone in June 2007"), value_type date.
 
     Only dates attached by the parse to a known event verb become facts; a year elsewhere is the
@@ -20,7 +20,7 @@ def _date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[s
     """
     out: list[dict[str, Any]] = []
     for p in periods:
-        if p.type not in _DATE_TYPES or p.year is None or p.span[0] in taken or p.target:
+        if p.type not in DATE_TYPES or p.year is None or p.span[0] in taken or p.target:
             continue
         span = doc.char_span(p.span[0], p.span[1], alignment_mode="expand")
         if span is None or len(span) == 0:
@@ -30,28 +30,28 @@ def _date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[s
             continue
         verb = prep.head
         lemma = verb.lemma_.lower()
-        attribute = _EVENT_ATTRIBUTES.get(lemma)
+        attribute = EVENT_ATTRIBUTES.get(lemma)
         if lemma == "go" and any(c.lower_ == "public" for c in verb.children):
             attribute = "went public"
         if attribute is None or verb.pos_ not in ("VERB", "AUX"):
             continue
-        if any(c.dep_ == "aux" and c.lemma_.lower() in _PROJECTION_LEMMAS for c in verb.children):
+        if any(c.dep_ == "aux" and c.lemma_.lower() in PROJECTION_LEMMAS for c in verb.children):
             continue  # "will launch in 2026": a plan, not a dated fact
         value_tokens = {t.i for t in span}
         passive = any(c.dep_ == "nsubjpass" for c in verb.children)
         obj = None if passive else next((c for c in verb.children if c.dep_ == "dobj"), None)
-        owner = obj if obj is not None and obj.pos_ in ("NOUN", "PROPN") else _subject_of(verb)
+        owner = obj if obj is not None and obj.pos_ in ("NOUN", "PROPN") else subject_of(verb)
         if (
             owner is None
             or owner.pos_ == "PRON"
-            or owner.lower_ in _PRONOUNS
-            or owner.ent_type_ in _NOT_ENTITY_ENTS
+            or owner.lower_ in PRONOUNS
+            or owner.ent_type_ in NOT_ENTITY_ENTS
         ):
             continue
         sent = span.root.sent
         out.append(
             {
-                "entity": _noun_phrase(owner, value_tokens),
+                "entity": noun_phrase(owner, value_tokens),
                 "attribute": attribute,
                 "value": p.text,
                 "value_type": "date",

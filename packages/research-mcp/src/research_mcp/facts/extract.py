@@ -11,27 +11,27 @@ from typing import TYPE_CHECKING, Any
 
 from ..science.results import science_facts
 from ..values import Period, Value, find_periods, find_values, parse_period_text, unit_dimension
-from .about import _about
-from .context import _About, _NounChunks, _Where
-from .events import _date_facts
+from .about import find_about
+from .context import About, NounChunks, Where
+from .events import date_facts
 from .intervals import attach_intervals
-from .labels import _table_header
+from .labels import table_header
 from .respectively import listed_names, respectively_lists
-from .signals import _attribute, _choose_period, _confidence, _direction, _is_projection
+from .signals import attribute_of, choose_period, confidence_of, direction_of, looks_projected
 from .vocabulary import (
-    _APPOSITION_RE,
-    _BY_RE,
-    _CHANGE_NOUNS,
-    _DIMENSION_ATTRIBUTES,
-    _GROWTH_CONTEXT_RE,
-    _HEDGE_WORDS_RE,
-    _MEASURE_NOUNS,
-    _METRIC_AFTER_RE,
-    _PRIOR_AHEAD_RE,
-    _PRIOR_RE,
-    _SEGMENT_SEPARATORS,
-    _STRONG_ANCHORS,
-    _TIME_NOUNS,
+    APPOSITION_RE,
+    BY_RE,
+    CHANGE_NOUNS,
+    DIMENSION_ATTRIBUTES,
+    GROWTH_CONTEXT_RE,
+    HEDGE_WORDS_RE,
+    MEASURE_NOUNS,
+    METRIC_AFTER_RE,
+    PRIOR_AHEAD_RE,
+    PRIOR_RE,
+    SEGMENT_SEPARATORS,
+    STRONG_ANCHORS,
+    TIME_NOUNS,
 )
 
 if TYPE_CHECKING:
@@ -73,13 +73,16 @@ def extract_from_doc(
     source_url: str | None = None,
     source_metadata: Mapping[str, Any] | None = None,
     source_text: str | None = None,
+    today: date | None = None,
 ) -> dict[str, Any]:
     """Seed output: ``{"facts": [...], "extraction_quality": float, "metadata": {"total_facts", "processing_time_ms"}}``.
 
     ``doc`` may be the parse of ``mask_markup(source_text)``; each fact's ``sentence`` is then cut
-    from ``source_text``, the caller's own text.
+    from ``source_text``, the caller's own text. ``today`` is the request's date: whether a year is
+    past or to come is judged against it (the rules never read the clock).
     """
     started = time.perf_counter()
+    this_year = (today or date.today()).year
     text = doc.text
     source = source_attribution(source_url, source_metadata)
     periods = find_periods(text)
@@ -90,7 +93,7 @@ def extract_from_doc(
     last_entity: str | None = None
     sents = list(doc.sents) if values or periods else []
     sent_starts = [x.start_char for x in sents]
-    chunks = _NounChunks(doc)
+    chunks = NounChunks(doc)
     respective: dict[int, Period] = {}
     names: dict[int, tuple[str, list[str]]] = {}
     for group in respectively_lists(text, values, periods):
@@ -109,11 +112,11 @@ def extract_from_doc(
         line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
         nl = text.find("\n", v.end)
         line_end = min(nl if nl != -1 else len(text), sent.end_char)
-        seg_start = max([line_start] + [text.rfind(c, line_start, v.start) + 1 for c in _SEGMENT_SEPARATORS])
+        seg_start = max([line_start] + [text.rfind(c, line_start, v.start) + 1 for c in SEGMENT_SEPARATORS])
         seg_end = min(
-            [line_end] + [i for c in _SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
+            [line_end] + [i for c in SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
         )
-        w = _Where(text, span, sent, line_start, line_end, seg_start, seg_end)
+        w = Where(text, span, sent, line_start, line_end, seg_start, seg_end, this_year)
         local = periods[
             bisect.bisect_left(period_starts, line_start) : bisect.bisect_right(period_starts, line_end)
         ]
@@ -131,7 +134,7 @@ def extract_from_doc(
         _name_by_dimension(fact)
         _count_of_itself(fact)
     attach_intervals(facts, text)
-    dated = _date_facts(doc, periods, {f["value_span"][0] for f in facts})
+    dated = date_facts(doc, periods, {f["value_span"][0] for f in facts})
     for fact in dated:
         fact["source"] = dict(source)
         scores.append(1.0)  # anchored, typed, dated, certain (projections are not kept)
@@ -158,7 +161,7 @@ def _identifier(span: Span, v: Value) -> bool:
     before = span.doc[span.start - 1]
     if before.whitespace_ == "" or (not before.is_alpha and not re.fullmatch(r"[A-Za-z]+\d*", before.text)):
         return False  # "(3", "x3": not a word and a space before the number
-    if before.lower_ in _MEASURE_NOUNS or before.ent_type_ in (
+    if before.lower_ in MEASURE_NOUNS or before.ent_type_ in (
         "DATE",
         "TIME",
         "MONEY",
@@ -201,7 +204,7 @@ def _name_by_dimension(fact: dict[str, Any]) -> None:
         return
     if fact["confidence_features"]["entity_anchor"] == "of_noun":
         return  # "a height of 330 metres": the noun the value completes is the measure
-    attribute = _DIMENSION_ATTRIBUTES.get(unit_dimension(unit) or "")
+    attribute = DIMENSION_ATTRIBUTES.get(unit_dimension(unit) or "")
     if attribute is not None and attribute not in (fact["entity"] or "").lower():
         fact["attribute"] = attribute
 
@@ -230,7 +233,7 @@ def _count_of_itself(fact: dict[str, Any]) -> None:
 def _inherited(anchor: str, previous: dict[str, Any]) -> str:
     """A value tied to the one before it ("$96.8bn (2023), $81.5bn (2022)") is as sure of its owner as that one."""
     earlier = previous["confidence_features"]["entity_anchor"]
-    return anchor if earlier in _STRONG_ANCHORS else earlier
+    return anchor if earlier in STRONG_ANCHORS else earlier
 
 
 def _after_noun(gap: str, noun: str | None) -> str:
@@ -254,12 +257,12 @@ def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str
 
 
 def _fact(
-    w: _Where,
+    w: Where,
     v: Value,
     periods: list[Period],
     facts: list[dict[str, Any]],
     last_entity: str | None,
-    chunks: _NounChunks,
+    chunks: NounChunks,
     others: Sequence[Value] = (),
     aligned: Period | None = None,
 ) -> tuple[dict[str, Any] | None, float]:
@@ -268,7 +271,7 @@ def _fact(
     previous = facts[-1] if facts and facts[-1]["sentence_span"][0] == w.line_start else None
     prior = (
         bool(v.extras.get("prior"))
-        or _PRIOR_RE.search(text[max(w.seg_start, v.start - 30) : v.start]) is not None
+        or PRIOR_RE.search(text[max(w.seg_start, v.start - 30) : v.start]) is not None
     )
     gap = (
         _mask_periods(text, previous["value_span"][1], v.start, periods)
@@ -276,7 +279,7 @@ def _fact(
         else None
     )
     apposition = gap is not None and (
-        _APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
+        APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
     )
     from_to = (  # "from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019": the same noun, later
         gap is not None
@@ -309,18 +312,18 @@ def _fact(
         and (previous["unit"] or previous["currency"]) is not None
         and previous["value_kind"] not in ("percentage", "growth")
     )
-    about: _About | None
+    about: About | None
     counted: str | None = None
     if previous is not None and conversion:
-        about = _About(
+        about = About(
             previous["entity"], previous["attribute"], _inherited("apposition", previous)
         )  # "10kg (25lbs)"
     elif previous is not None and apposition and v.kind in ("percentage", "percentage_points"):
-        about = _About(
+        about = About(
             previous["entity"], previous["attribute"], _inherited("apposition", previous)
         )  # "$65.6 billion, up 16%"
     elif continuation and previous is not None:
-        about = _About(
+        about = About(
             previous["entity"], previous["attribute"], _inherited("list", previous)
         )  # "$96.8bn (2023), $81.5bn (2022)"
         counted = previous["unit"] if previous["value_kind"] == "count" else None
@@ -332,22 +335,22 @@ def _fact(
         and v.low is None
         and previous["value_kind"] in (v.kind, "count" if v.kind == "number" else "")
     ):
-        about = _About(
+        about = About(
             previous["entity"], previous["attribute"], _inherited("prior", previous)
         )  # "down from £6.9bn"
         counted = previous["unit"] if previous["value_kind"] == "count" and v.kind == "number" else None
     else:
-        about, counted = _about(w, periods, last_entity, chunks, v.kind, v.unit)
+        about, counted = find_about(w, periods, last_entity, chunks, v.kind, v.unit)
         prior = prior and about is not None and bool(v.extras.get("prior"))
     if about is None or not re.search(r"[^\W\d_]", about.entity):
         return None, 0.0  # nothing, or nothing with a letter in it, owns the value
-    metric = _METRIC_AFTER_RE.match(text[v.end : w.seg_end])
+    metric = METRIC_AFTER_RE.match(text[v.end : w.seg_end])
     if (
         metric
         and about.anchor not in ("prior", "apposition")
         and not (about.attribute or "").startswith("share")
     ):
-        about = _About(about.entity, metric.group(1).lower(), about.anchor)
+        about = About(about.entity, metric.group(1).lower(), about.anchor)
     kind = v.kind
     after = re.match(r"[\s-]+([A-Za-z]+)\b", text[v.end : w.seg_end])
     if (
@@ -355,11 +358,11 @@ def _fact(
         and v.unit is None
         and not counted
         and after
-        and after.group(1).lower() in _TIME_NOUNS
+        and after.group(1).lower() in TIME_NOUNS
     ):
         v.unit = after.group(1).lower()  # "for 5–6 days": a range of durations, as "for 5 days" is one
-    if kind == "number" and counted and counted.lower() in _TIME_NOUNS:
-        about = _About(about.entity, None if about.attribute == counted else about.attribute, about.anchor)
+    if kind == "number" and counted and counted.lower() in TIME_NOUNS:
+        about = About(about.entity, None if about.attribute == counted else about.attribute, about.anchor)
         v.unit, counted = counted.lower(), None  # a duration: a number with a unit, not a count
     if kind == "number" and counted and v.unit is None:
         kind = "count"  # "260 million subscribers"; "3 miles height" keeps its unit
@@ -375,11 +378,11 @@ def _fact(
         return None, 0.0  # a number in words counts only with its noun ("three indicators"), never alone
     if prior:
         later = [p for p in periods if p.span[0] >= v.end]
-        period = _choose_period(later, w.seg_start, w.seg_end, v)
+        period = choose_period(later, w.seg_start, w.seg_end, v)
     else:
-        ahead = _PRIOR_AHEAD_RE.search(text, v.end, w.seg_end)
+        ahead = PRIOR_AHEAD_RE.search(text, v.end, w.seg_end)
         hi = ahead.start() if ahead else w.seg_end
-        period = _choose_period(periods, w.seg_start, hi, v, text, others) or _choose_period(
+        period = choose_period(periods, w.seg_start, hi, v, text, others) or choose_period(
             periods, w.line_start, hi, v, text, others
         )
     if aligned is not None:
@@ -387,7 +390,7 @@ def _fact(
             aligned  # "$36.5 million, $2.1 million and $3.7 million ... in 2019, 2018 and 2017, respectively"
         )
     if "|" in text[w.line_start : v.start]:
-        column = _table_header(text, v.start, text.rfind("\n", 0, v.start) + 1)
+        column = table_header(text, v.start, text.rfind("\n", 0, v.start) + 1)
         column_period = parse_period_text(column) if column else None
         if period is None and column_period is not None:
             period = column_period  # "| Metric | 2023 | 2024 |"
@@ -397,39 +400,39 @@ def _fact(
             and about.attribute is None
             and re.fullmatch(r"[A-Za-z][\w &/().-]{0,40}", column)
         ):
-            about = _About(about.entity, column.lower(), about.anchor)  # "| Company | Revenue |"
+            about = About(about.entity, column.lower(), about.anchor)  # "| Company | Revenue |"
     before = text[w.sent.start_char : v.start]
-    projection = _is_projection(w.span, text[w.seg_start : v.start], period)
+    projection = looks_projected(w.span, text[w.seg_start : v.start], period, w.this_year)
     if (
         projection
         and period is not None
         and not period.target
-        and (period.year or 9999) < date.today().year
+        and (period.year or 9999) < w.this_year
         and re.search(r"\bfrom\s*$", text[max(w.seg_start, v.start - 8) : v.start])
     ):
         projection = False  # "expected to grow from $527 billion in 2023": the baseline already happened
-    hedge = _HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
-    direction = _direction(w.span, text, w.seg_start)
+    hedge = HEDGE_WORDS_RE.search(text[max(w.seg_start, v.start - 24) : v.start])
+    direction = direction_of(w.span, text, w.seg_start)
     if direction is None and text[max(0, v.start - 2) : v.start].strip().endswith("+"):
         direction = "up"  # "(+12% YoY)"
     value_kind = kind
     growth_context = (
-        _GROWTH_CONTEXT_RE.search(text[v.end : w.seg_end][:40])
-        or _GROWTH_CONTEXT_RE.search(text[max(w.seg_start, v.start - 40) : v.start])
+        GROWTH_CONTEXT_RE.search(text[v.end : w.seg_end][:40])
+        or GROWTH_CONTEXT_RE.search(text[max(w.seg_start, v.start - 40) : v.start])
     ) is not None
     if kind == "percentage" and v.low is None and not prior:
         is_level = re.search(r"\b(?:to|at|of|was|is|were|are|from)\s*$", before) is not None
         is_share = (about.attribute or "").startswith("share")
         if not is_share and (
-            (not is_level and (direction or growth_context)) or about.attribute in _CHANGE_NOUNS or apposition
+            (not is_level and (direction or growth_context)) or about.attribute in CHANGE_NOUNS or apposition
         ):
             value_kind = "growth"
-    attribute = _attribute(about, value_kind, direction, text[w.sent.start_char : w.sent.end_char], kind)
-    if kind == "currency" and direction and _BY_RE.search(before) and about.anchor != "prior":
+    attribute = attribute_of(about, value_kind, direction, text[w.sent.start_char : w.sent.end_char], kind)
+    if kind == "currency" and direction and BY_RE.search(before) and about.anchor != "prior":
         attribute = "increase" if direction == "up" else "decrease"  # "increased by $1.3 billion"
         value_kind = "change"
     typed = kind in ("currency", "percentage", "percentage_points", "count") or v.unit is not None
-    confidence = _confidence(about.anchor, typed, projection, hedge is not None)
+    confidence = confidence_of(about.anchor, typed, projection, hedge is not None)
     fact: dict[str, Any] = {
         "entity": about.entity,
         "attribute": attribute,
@@ -459,7 +462,7 @@ def _fact(
             "hedged": hedge is not None,
         },
     }
-    anchor_score = 1.0 if about.anchor in _STRONG_ANCHORS else 0.5
+    anchor_score = 1.0 if about.anchor in STRONG_ANCHORS else 0.5
     certainty = 0.0 if projection else (0.5 if hedge else 1.0)
     score = 0.4 * anchor_score + 0.25 * typed + 0.2 * (period is not None) + 0.15 * certainty
     return fact, score

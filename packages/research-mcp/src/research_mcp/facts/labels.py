@@ -6,22 +6,22 @@ import re
 from typing import TYPE_CHECKING
 
 from ..values import Period
-from .context import _About, _Where
-from .phrases import _clean_phrase
-from .vocabulary import _GENERIC_LABELS, _LABEL_RE, _LINE_LABEL_RE, _METRIC_WORDS, _NOT_ENTITY_ENTS, _PRONOUNS
+from .context import About, Where
+from .phrases import clean_phrase
+from .vocabulary import GENERIC_LABELS, LABEL_RE, LINE_LABEL_RE, METRIC_WORDS, NOT_ENTITY_ENTS, PRONOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 
-def _label(text: str, start: int, end: int, periods: list[Period]) -> str | None:
+def label_before(text: str, start: int, end: int, periods: list[Period]) -> str | None:
     """``Revenue: $5.2M`` or ``Sales: Q1 2024 $2.1bn``: the label just before a value on its line."""
     before = text[start:end]
     for p in periods:
         ps, pe = p.span
         if start <= ps and pe <= end and not text[pe:end].strip(" ()"):
             before = text[start:ps]  # a period between the label and the value
-    m = _LABEL_RE.match(before)
+    m = LABEL_RE.match(before)
     if m is None:
         cell = _previous_cell(text, start, before)
         if cell is None:
@@ -37,7 +37,7 @@ def _label(text: str, start: int, end: int, periods: list[Period]) -> str | None
 _TERM_POS = frozenset({"NOUN", "PROPN", "ADJ", "X", "SYM"})
 
 
-def _equation_term(span: Span, label: str) -> str:
+def equation_term(span: Span, label: str) -> str:
     """``we employ h = 8``: the left side of ``=`` in prose is the term just before it, not the clause.
 
     Walks back from ``=`` over nouns, adjectives and symbols (``dropout rate P_drop``, ``d_model``) and
@@ -60,7 +60,7 @@ def _equation_term(span: Span, label: str) -> str:
     return term if term and re.search(r"[A-Za-z]", term) else label
 
 
-def _table_header(text: str, pos: int, line_start: int) -> str | None:
+def table_header(text: str, pos: int, line_start: int) -> str | None:
     """The header of a value's column in a ``|`` table (``| Metric | 2023 | 2024 |``)."""
     line_end = text.find("\n", pos)
     line = text[line_start : line_end if line_end != -1 else len(text)]
@@ -101,7 +101,7 @@ def _previous_cell(text: str, start: int, before: str) -> str | None:
     return name
 
 
-def _inline_label(span: Span, w: _Where) -> _About | None:
+def inline_label(span: Span, w: Where) -> About | None:
     """``revenue $5.2bn, EBITDA margin 23%`` or ``Apple 28%, Samsung 23%``: a bare noun phrase right before the value.
 
     The phrase must start the clause or follow a delimiter (punctuation, "and"), so prose such as
@@ -118,12 +118,12 @@ def _inline_label(span: Span, w: _Where) -> _About | None:
         noun_like = t.pos_ in ("NOUN", "PROPN", "ADJ") or (not run and t.pos_ == "VERB" and t.is_lower)
         if not noun_like and run and run[0].pos_ == "VERB":
             break
-        if noun_like and t.is_alpha and t.ent_type_ not in _NOT_ENTITY_ENTS:
+        if noun_like and t.is_alpha and t.ent_type_ not in NOT_ENTITY_ENTS:
             run.insert(0, t)  # a list fragment's noun is sometimes tagged as a verb ("headcount 12,400")
             i -= 1
             continue
         break
-    if not run or run[-1].pos_ == "ADJ" or run[-1].lower_ in _PRONOUNS:
+    if not run or run[-1].pos_ == "ADJ" or run[-1].lower_ in PRONOUNS:
         return None
     before = doc[i] if i >= 0 else None
     delimited = (
@@ -136,15 +136,15 @@ def _inline_label(span: Span, w: _Where) -> _About | None:
     )
     if not delimited or (run[0].pos_ == "VERB" and before is not None and before.pos_ == "CCONJ"):
         return None  # "... or visit 221B Baker Street": a verb after "or" is a verb
-    name = _clean_phrase(run)
+    name = clean_phrase(run)
     head_text = re.sub(r"\([^)]*\)", "", w.text[w.line_start : run[0].idx])
-    head = _LINE_LABEL_RE.match(head_text)
+    head = LINE_LABEL_RE.match(head_text)
     if head is None:
-        return _About(name, None, "label")
+        return About(name, None, "label")
     label = head.group("label").strip()
     words = label.split()
-    if all(x[:1].isupper() for x in words) and words[0].lower() not in _METRIC_WORDS:
-        return _About(f"{label} {name}", None, "label")  # a name: "Tesla: revenue $96.8bn"
-    if label.lower() in _GENERIC_LABELS:
-        return _About(name, None, "label")
-    return _About(name, label.lower(), "label")  # "Market share (2024): Apple 28%"
+    if all(x[:1].isupper() for x in words) and words[0].lower() not in METRIC_WORDS:
+        return About(f"{label} {name}", None, "label")  # a name: "Tesla: revenue $96.8bn"
+    if label.lower() in GENERIC_LABELS:
+        return About(name, None, "label")
+    return About(name, label.lower(), "label")  # "Market share (2024): Apple 28%"

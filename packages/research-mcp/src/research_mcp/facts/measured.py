@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .context import _About, _Where
-from .phrases import _noun_phrase
-from .vocabulary import _CHANGE_NOUNS, _MEASURE_PREPOSITIONS, _NOT_ENTITY_ENTS, _PLACE_PREPOSITIONS, _PRONOUNS
+from .context import About, Where
+from .phrases import noun_phrase
+from .vocabulary import CHANGE_NOUNS, MEASURE_PREPOSITIONS, NOT_ENTITY_ENTS, PLACE_PREPOSITIONS, PRONOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 
-def _measured_noun(
-    span: Span, value_tokens: set[int], count_noun: str | None, kind: str, unit: str | None, w: _Where
-) -> _About | None:
+def measured_noun(
+    span: Span, value_tokens: set[int], count_noun: str | None, kind: str, unit: str | None, w: Where
+) -> About | None:
     """With no owner in the text, what the value measures: the noun it counts or modifies (low confidence).
 
     "we granted 547,000 PSUs" -> (PSUs, count); "an $872 million charge" -> (charge, value); "a $539 million
@@ -33,7 +33,7 @@ def _measured_noun(
     while head.i in value_tokens and head.head.i != head.i:
         head = head.head
     typed = kind != "number" or unit is not None
-    if typed and head.pos_ == "ADP" and head.lower_ in _MEASURE_PREPOSITIONS and head.i < span.start:
+    if typed and head.pos_ == "ADP" and head.lower_ in MEASURE_PREPOSITIONS and head.i < span.start:
         noun = (
             head.head
         )  # "temperatures near 32 degrees Celsius", "a difference in volume between 4 km^3 ..."
@@ -41,39 +41,39 @@ def _measured_noun(
             noun.pos_ in ("NOUN", "PROPN")
             and noun.i < head.i
             and noun.idx >= w.seg_start
-            and noun.ent_type_ not in _NOT_ENTITY_ENTS
-            and noun.lower_ not in _PRONOUNS
+            and noun.ent_type_ not in NOT_ENTITY_ENTS
+            and noun.lower_ not in PRONOUNS
         ):
-            return _About(_noun_phrase(noun, value_tokens, with_of=False), None, "measured")
+            return About(noun_phrase(noun, value_tokens, with_of=False), None, "measured")
     if (
         head.i in value_tokens
         or head.pos_ not in ("NOUN", "PROPN")
         or head.i < span.end
         or head.idx >= w.seg_end
-        or head.ent_type_ in _NOT_ENTITY_ENTS
-        or head.lower_ in _PRONOUNS
+        or head.ent_type_ in NOT_ENTITY_ENTS
+        or head.lower_ in PRONOUNS
         or (head.dep_ == "pobj" and head.head.lower_ == "of" and head.head.head.pos_ == "NUM")
     ):
         return None  # "3 of the 12 plants": a number inside another number's phrase
     if count_noun is not None and kind == "number" and unit is None:
-        return _About(_noun_phrase(head, value_tokens), "count", "measured")
+        return About(noun_phrase(head, value_tokens), "count", "measured")
     if kind == "number" and unit is None:
         return None  # untyped, uncounted: "Processor 860"
     lemma = head.lemma_.lower()
-    if lemma in _CHANGE_NOUNS or lemma in ("reduction", "loss", "charge", "cost", "expense", "benefit"):
+    if lemma in CHANGE_NOUNS or lemma in ("reduction", "loss", "charge", "cost", "expense", "benefit"):
         for c in head.rights:
             pobj = next((x for x in c.children if x.dep_ == "pobj"), None) if c.dep_ == "prep" else None
             if c.lower_ in ("in", "of", "for") and pobj is not None and pobj.pos_ in ("NOUN", "PROPN"):
-                return _About(_noun_phrase(pobj, value_tokens, with_of=False), lemma, "measured")
-    phrase = _noun_phrase(head, value_tokens)
+                return About(noun_phrase(pobj, value_tokens, with_of=False), lemma, "measured")
+    phrase = noun_phrase(head, value_tokens)
     if unit and phrase.startswith(unit + " "):
         phrase = phrase[len(unit) + 1 :]  # "45 and 50 mg ethanol": the unit is not part of what is measured
-    return _About(phrase, None, "measured")
+    return About(phrase, None, "measured")
 
 
-def _first_person_object(
-    verb: Token, span: Span, value_tokens: set[int], attribute: str | None, w: _Where
-) -> _About | None:
+def first_person_object(
+    verb: Token, span: Span, value_tokens: set[int], attribute: str | None, w: Where
+) -> About | None:
     """With "we"/"I"/"they" as owner, what the value measures: the "of" noun of the list it is in ("we had $3.0
     million and $1.2 million of accrued interest"), else the place the verb puts it ("borrowed $72.3 million
     under our credit facilities", "have €10M in my savings account"). Low confidence: the owner is unnamed."""
@@ -87,23 +87,23 @@ def _first_person_object(
             and (t.head.like_num or t.head.i in value_tokens or t.head.pos_ in ("NUM", "SYM"))
         ):
             pobj = next((x for x in t.children if x.dep_ == "pobj"), None)
-            if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in _NOT_ENTITY_ENTS:
-                return _About(_noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
+            if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in NOT_ENTITY_ENTS:
+                return About(noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
     for c in [*verb.children, *(x for t in span for x in t.children)]:
-        if c.dep_ != "prep" or c.i < span.end or c.idx >= w.seg_end or c.lower_ not in _PLACE_PREPOSITIONS:
+        if c.dep_ != "prep" or c.i < span.end or c.idx >= w.seg_end or c.lower_ not in PLACE_PREPOSITIONS:
             continue
         pobj = next((x for x in c.children if x.dep_ == "pobj"), None)
         if (
             pobj is not None
             and pobj.pos_ in ("NOUN", "PROPN")
-            and pobj.ent_type_ not in _NOT_ENTITY_ENTS
-            and pobj.lower_ not in _PRONOUNS
+            and pobj.ent_type_ not in NOT_ENTITY_ENTS
+            and pobj.lower_ not in PRONOUNS
         ):
-            return _About(_noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
+            return About(noun_phrase(pobj, value_tokens, with_of=False), attribute, "measured")
     return None
 
 
-def _continued_sentence_subject(w: _Where, value_tokens: set[int]) -> str | None:
+def continued_sentence_subject(w: Where, value_tokens: set[int]) -> str | None:
     """The subject of the previous sentence when this one starts in lower case: a false sentence break, such as
     after a unit's full stop ("The screen is 2 in. thick and weighs 3 oz.")."""
     sent = w.sent
@@ -115,10 +115,10 @@ def _continued_sentence_subject(w: _Where, value_tokens: set[int]) -> str | None
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is None or subj.pos_ not in ("NOUN", "PROPN") or subj.i in value_tokens:
         return None
-    return _noun_phrase(subj, value_tokens)
+    return noun_phrase(subj, value_tokens)
 
 
-def _fronted_group(verb: Token, span: Span, value_tokens: set[int], w: _Where) -> str | None:
+def fronted_group(verb: Token, span: Span, value_tokens: set[int], w: Where) -> str | None:
     """ "Of participants with symptoms, 47.4% ...", "Out of the 54 functions, 26 ...", "Among these clones, 26 ...":
     the group a subject value is a part of, named in a phrase before it."""
     for c in verb.children:
@@ -133,6 +133,6 @@ def _fronted_group(verb: Token, span: Span, value_tokens: set[int], w: _Where) -
         if c.lower_ == "out":
             node = next((x for x in c.children if x.dep_ == "prep" and x.lower_ == "of"), c)
         pobj = next((x for x in node.children if x.dep_ == "pobj"), None)
-        if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in _NOT_ENTITY_ENTS:
-            return _noun_phrase(pobj, value_tokens)
+        if pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.ent_type_ not in NOT_ENTITY_ENTS:
+            return noun_phrase(pobj, value_tokens)
     return None

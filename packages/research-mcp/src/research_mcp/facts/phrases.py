@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .vocabulary import _LEFT_KEEP_DEPS, _NOT_ENTITY_ENTS, _OBJECT_VERBS, _REPORTER_LEMMAS, _TIME_NOUNS
+from .vocabulary import LEFT_KEEP_DEPS, NOT_ENTITY_ENTS, OBJECT_VERBS, REPORTER_LEMMAS, TIME_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -23,7 +23,7 @@ def _dated_run(t: Token) -> bool:
     return any(x.like_num for x in doc[i : j + 1])
 
 
-def _clean_phrase(tokens: list[Token]) -> str:
+def clean_phrase(tokens: list[Token]) -> str:
     words: list[str] = []
     for t in tokens:
         if t.dep_ in ("det", "case") or (t.is_punct and t.text not in "-&") or t.is_space:
@@ -36,11 +36,11 @@ def _clean_phrase(tokens: list[Token]) -> str:
     return re.sub(r"\s*-\s*", "-", " ".join(words)).strip(" -")
 
 
-def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -> str:
+def noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -> str:
     """The head noun with its left modifiers (compounds, adjectives, possessors) and an ``of``/``for`` complement."""
     left: list[Token] = []
     for t in head.lefts:
-        if t.dep_ in _LEFT_KEEP_DEPS:
+        if t.dep_ in LEFT_KEEP_DEPS:
             left.extend(x for x in t.subtree if x.i not in value_tokens and not x.like_num)
     tokens = [*sorted(left, key=lambda x: x.i), head]
     if head.pos_ == "PROPN":
@@ -52,7 +52,7 @@ def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -
         for t in head.rights:
             if t.dep_ == "prep" and t.lower_ in ("of", "for", "in", "at", "on") and t.i not in value_tokens:
                 pobj = [c for c in t.children if c.dep_ == "pobj"]
-                if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in _NOT_ENTITY_ENTS:  # fmt: skip
+                if pobj and pobj[0].pos_ in ("NOUN", "PROPN") and not pobj[0].like_num and pobj[0].ent_type_ not in NOT_ENTITY_ENTS:  # fmt: skip
                     sub = [
                         x
                         for x in pobj[0].subtree
@@ -61,13 +61,13 @@ def _noun_phrase(head: Token, value_tokens: set[int], *, with_of: bool = True) -
                     if len(sub) <= 6 and not any(x.like_num for x in sub):
                         tokens += [t, *sub]
                 break
-    phrase = _clean_phrase(tokens)
+    phrase = clean_phrase(tokens)
     if len(phrase.split()) > 10:
-        phrase = _clean_phrase([*sorted(left, key=lambda x: x.i)[-4:], head])
+        phrase = clean_phrase([*sorted(left, key=lambda x: x.i)[-4:], head])
     return phrase
 
 
-def _subject_of(verb: Token) -> Token | None:
+def subject_of(verb: Token) -> Token | None:
     """nsubj of ``verb``, inherited through conjunctions, xcomp/ccomp chains and relative clauses."""
     v = verb
     for _ in range(6):
@@ -87,7 +87,7 @@ def _subject_of(verb: Token) -> Token | None:
     return None
 
 
-def _outer_subject(verb: Token, value_tokens: set[int]) -> str | None:
+def outer_subject(verb: Token, value_tokens: set[int]) -> str | None:
     """The named subject of the clause that embeds ``verb`` ("The company said it would ...")."""
     v = verb
     for _ in range(3):
@@ -95,30 +95,26 @@ def _outer_subject(verb: Token, value_tokens: set[int]) -> str | None:
             return None
         v = v.head
         subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-        if (
-            subj is not None
-            and subj.pos_ in ("NOUN", "PROPN")
-            and subj.lemma_.lower() not in _REPORTER_LEMMAS
-        ):
-            return _noun_phrase(subj, value_tokens)
+        if subj is not None and subj.pos_ in ("NOUN", "PROPN") and subj.lemma_.lower() not in REPORTER_LEMMAS:
+            return noun_phrase(subj, value_tokens)
     return None
 
 
-def _object_of(verb: Token, value_tokens: set[int]) -> Token | None:
+def object_of(verb: Token, value_tokens: set[int]) -> Token | None:
     """The direct object of an estimating verb, or of the estimating verb it is conjoined to."""
     v = verb
     for _ in range(2):
         obj = next((c for c in v.children if c.dep_ == "dobj" and c.i not in value_tokens), None)
-        if obj is not None and obj.pos_ in ("NOUN", "PROPN") and obj.ent_type_ not in _NOT_ENTITY_ENTS:
+        if obj is not None and obj.pos_ in ("NOUN", "PROPN") and obj.ent_type_ not in NOT_ENTITY_ENTS:
             return obj
-        if v.dep_ == "conj" and v.head.lemma_.lower() in _OBJECT_VERBS:
+        if v.dep_ == "conj" and v.head.lemma_.lower() in OBJECT_VERBS:
             v = v.head
             continue
         break
     return None
 
 
-def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
+def counted_noun(span: Span, head: Token, line_end: int) -> str | None:
     """The noun a number counts ("260 million paid subscribers" -> "paid subscribers"), on the same line, close by."""
     head = _compound_end(head)
     plural_name = head.pos_ == "PROPN" and (
@@ -145,13 +141,13 @@ def _count_noun(span: Span, head: Token, line_end: int) -> str | None:
         between = span.doc[listed : head.i + 1]
         if x.pos_ == "PROPN" and x.i != head.i:
             return None
-    if head.lower_ in _TIME_NOUNS:
+    if head.lower_ in TIME_NOUNS:
         # "73.4 years" as a level ("rose to", "is", "of") is a duration; "over 3 years" is not a fact
         role = head.head.lower_ if head.dep_ == "pobj" else head.dep_
         return head.text if role in ("attr", "dobj", "oprd", "to", "of", "at") else None
     if head.ent_type_ in ("DATE", "TIME"):
         return None
-    return _clean_phrase(list(between)) or None
+    return clean_phrase(list(between)) or None
 
 
 def _compound_end(token: Token) -> Token:
@@ -169,24 +165,24 @@ def _compound_end(token: Token) -> Token:
     return doc[i]
 
 
-def _with_owner(phrase: str, noun: Token, value_tokens: set[int]) -> str:
+def with_owner(phrase: str, noun: Token, value_tokens: set[int]) -> str:
     """Prefix a metric with its named owner: "Apple reported revenue of $5bn" -> "Apple revenue"."""
     verb = noun.head
     while verb.pos_ == "ADP" and verb.head is not verb:
         verb = verb.head
     if verb.pos_ not in ("VERB", "AUX"):
         return phrase
-    subj = _subject_of(verb)
+    subj = subject_of(verb)
     if subj is None or subj.i in value_tokens:
         return phrase
     if subj.pos_ == "PROPN" or subj.ent_type_ in ("ORG", "GPE", "PERSON", "NORP", "PRODUCT"):
-        owner = _noun_phrase(subj, value_tokens, with_of=False)
+        owner = noun_phrase(subj, value_tokens, with_of=False)
         if owner and owner.lower() not in phrase.lower():
             return f"{owner} {phrase}"
     return phrase
 
 
-def _of_complement(span: Span, value_tokens: set[int]) -> Token | None:
+def of_complement(span: Span, value_tokens: set[int]) -> Token | None:
     """``45% of respondents``: the noun after the value's own "of"."""
     for t in span:
         for c in t.children:
@@ -195,7 +191,7 @@ def _of_complement(span: Span, value_tokens: set[int]) -> Token | None:
                 if (
                     pobj is not None
                     and pobj.pos_ in ("NOUN", "PROPN")
-                    and pobj.ent_type_ not in _NOT_ENTITY_ENTS
+                    and pobj.ent_type_ not in NOT_ENTITY_ENTS
                 ):
                     return pobj
     return None

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
 from typing import TYPE_CHECKING
 
 from ..values import Period, Value
-from .context import _About
+from .context import About
 from .vocabulary import (
-    _DECLINE_LEMMAS,
-    _GROWTH_LEMMAS,
-    _PROJECTION_LEMMAS,
-    _PROJECTION_WORDS_RE,
-    _RELATIVE_CLAUSE_RE,
-    _STRONG_ANCHORS,
+    DECLINE_LEMMAS,
+    GROWTH_LEMMAS,
+    PROJECTION_LEMMAS,
+    PROJECTION_WORDS_RE,
+    RELATIVE_CLAUSE_RE,
+    STRONG_ANCHORS,
 )
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
 
 
-def _direction(span: Span, text: str, seg_start: int) -> str | None:
+def direction_of(span: Span, text: str, seg_start: int) -> str | None:
     """'up'/'down' when the value is a change governed by a growth or decline word."""
     before = text[max(seg_start, span.start_char - 24) : span.start_char].lower()
     if re.search(r"\b(?:up|higher|increase of|growth of|gain of|rise of)\s*(?:by\s*)?$", before):
@@ -32,9 +31,9 @@ def _direction(span: Span, text: str, seg_start: int) -> str | None:
     t = span.root
     for _ in range(4):
         lemma = t.lemma_.lower()
-        if lemma in _GROWTH_LEMMAS:
+        if lemma in GROWTH_LEMMAS:
             return "up"
-        if lemma in _DECLINE_LEMMAS:
+        if lemma in DECLINE_LEMMAS:
             return "down"
         if t.head is t:
             break
@@ -42,26 +41,26 @@ def _direction(span: Span, text: str, seg_start: int) -> str | None:
     return None
 
 
-def _is_projection(span: Span, sent_text_before: str, period: Period | None) -> bool:
+def looks_projected(span: Span, sent_text_before: str, period: Period | None, this_year: int) -> bool:
     """A forecast or estimate: future/modal auxiliaries, forecasting verbs, or a target year ("by 2030")."""
-    if period is not None and period.target and (period.year or 0) >= date.today().year:
+    if period is not None and period.target and (period.year or 0) >= this_year:
         return True  # "by 2030"; "by 2020" is history
     t = span.root
     for _ in range(6):
         if t.pos_ in ("VERB", "AUX"):
-            if t.lemma_.lower() in _PROJECTION_LEMMAS:
+            if t.lemma_.lower() in PROJECTION_LEMMAS:
                 return True
             for c in t.children:
-                if c.dep_ == "aux" and c.lemma_.lower() in _PROJECTION_LEMMAS:
+                if c.dep_ == "aux" and c.lemma_.lower() in PROJECTION_LEMMAS:
                     return True
         if t.head is t:
             break
         t = t.head
-    clause = _RELATIVE_CLAUSE_RE.sub(" ", sent_text_before[-120:])  # ", which will be reported next week,"
-    return _PROJECTION_WORDS_RE.search(clause[-80:]) is not None
+    clause = RELATIVE_CLAUSE_RE.sub(" ", sent_text_before[-120:])  # ", which will be reported next week,"
+    return PROJECTION_WORDS_RE.search(clause[-80:]) is not None
 
 
-def _choose_period(
+def choose_period(
     periods: list[Period], lo: int, hi: int, value: Value, text: str = "", others: Sequence[Value] = ()
 ) -> Period | None:
     """The period between ``lo`` and ``hi`` closest to the value (one after it wins a near tie).
@@ -94,8 +93,8 @@ def _owned_by_other(text: str, p: Period, value: Value, others: Sequence[Value],
     return any(opening < o.start and o.end <= closing for o in others if o is not value)
 
 
-def _confidence(anchor: str, typed: bool, projection: bool, hedged: bool) -> str:
-    strong = anchor in _STRONG_ANCHORS
+def confidence_of(anchor: str, typed: bool, projection: bool, hedged: bool) -> str:
+    strong = anchor in STRONG_ANCHORS
     if projection or (not strong and not typed) or anchor == "nearest_chunk":
         return "Low"
     if strong and typed and not hedged:
@@ -103,7 +102,7 @@ def _confidence(anchor: str, typed: bool, projection: bool, hedged: bool) -> str
     return "Medium"
 
 
-def _attribute(about: _About, value_kind: str, direction: str | None, sentence: str, kind: str) -> str:
+def attribute_of(about: About, value_kind: str, direction: str | None, sentence: str, kind: str) -> str:
     """A short label for what is measured: growth, change, a counted noun, or ``value``."""
     if value_kind == "growth":
         if about.attribute == "cagr":

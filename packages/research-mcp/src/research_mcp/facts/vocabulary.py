@@ -12,40 +12,40 @@ from importlib import resources
 from typing import Any
 
 # Case-sensitive on purpose: "May 2024" is a month, "Target" a retailer.
-_PROJECTION_WORDS_RE = re.compile(
+PROJECTION_WORDS_RE = re.compile(
     r"\b(?:could|would|may|might|will|Will|expected|expects|projected|projects|projection|forecasts?|forecasted|"
     r"predicted|predicts|anticipated|estimated\s+to|likely\s+to|set\s+to|poised\s+to|on\s+track\s+to|"
     r"aims?\s+to|plans?\s+to|outlook|guidance)\b"
 )
 
 
-_RELATIVE_CLAUSE_RE = re.compile(r",\s*(?:which|who|that|as)\b[^,]*,")
+RELATIVE_CLAUSE_RE = re.compile(r",\s*(?:which|who|that|as)\b[^,]*,")
 
 
-_HEDGE_WORDS_RE = re.compile(
+HEDGE_WORDS_RE = re.compile(
     r"(?i)(?:\b(?:approximately|approx\.?|about|around|roughly|nearly|almost|some|estimated|an\s+estimated|"
     r"circa|c\.|more\s+than|over|less\s+than|under|at\s+least|up\s+to|as\s+much\s+as|as\s+many\s+as)\s*$|~\s*$)"
 )
 
 
-_GROWTH_CONTEXT_RE = re.compile(
+GROWTH_CONTEXT_RE = re.compile(
     r"(?i)\b(?:year[-\s]over[-\s]year|yoy|y/y|cagr|annual(?:ly)?\s+growth|growth|quarter[-\s]over[-\s]quarter|qoq|q/q)\b"
 )
 
 
-_LABEL_RE = re.compile(r"^\s*(?:[-*•·]\s*)?(?P<label>[^\s:|][^:|\n]{0,58}?)\s*[:|–—=]\s*(?:[~≈]\s*)?$")
+LABEL_RE = re.compile(r"^\s*(?:[-*•·]\s*)?(?P<label>[^\s:|][^:|\n]{0,58}?)\s*[:|–—=]\s*(?:[~≈]\s*)?$")
 
 
-_LINE_LABEL_RE = re.compile(r"^\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][^:|\n\d]{0,40}?)\s*:")
+LINE_LABEL_RE = re.compile(r"^\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][^:|\n\d]{0,40}?)\s*:")
 
 
-_LEFT_KEEP_DEPS = {"compound", "amod", "poss", "nmod", "npadvmod"}
+LEFT_KEEP_DEPS = {"compound", "amod", "poss", "nmod", "npadvmod"}
 
 
-_NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
+NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
 
 
-_METRIC_AFTER_RE = re.compile(
+METRIC_AFTER_RE = re.compile(
     r"^\s+(?:in|of)\s+(?:annual\s+|total\s+|net\s+|gross\s+|quarterly\s+|new\s+)?"
     r"(revenues?|sales|profits?|income|earnings|funding|investments?|assets|debt|cash|spending|capex|orders|"
     r"bookings|losses|savings|fees|taxes|exports|imports|financing|capital|subsidies|grants|sales\s+revenue)\b",
@@ -53,71 +53,71 @@ _METRIC_AFTER_RE = re.compile(
 )
 
 
-_PRIOR_RE = re.compile(
+PRIOR_RE = re.compile(
     r"(?i:\b(?:(?:down|up)\s+from|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)|versus|vs\.?|against|from)\s*)$"
 )
 
 
 # Where a later value's comparison starts: periods after this belong to the prior value.
-_PRIOR_AHEAD_RE = re.compile(
+PRIOR_AHEAD_RE = re.compile(
     r"(?i:\b(?:up|down)\s+from\b|\bcompared\s+(?:with|to)\b|\bversus\b|\bvs\.?\s|\bfrom\s+(?=[$€£¥]|(?!(?:19|20)\d{2}\b)\d))"
 )
 
 
 # "..., up 16%" or "..., or 14%," right after another value: the same thing's change.
-_APPOSITION_RE = re.compile(
+APPOSITION_RE = re.compile(
     r"^\s*(?:(?:in|for|during|at|as\s+of)\s+(?:the\s+)?\x00\s*)?,?\s*"
     r"(?:(?:up|down)(?:\s+by)?|or|an?\s+(?:increase|decrease|rise|decline|drop|gain)\s+of)\s*$",
     re.I,
 )
 
 
-_AMOUNT_LIKE_RE = re.compile(r"^(?:[A-Z]{0,3}[$€£¥₹]|[-−]?\d[\d.,]*(?:[kKmMbBT]|bn|mn|%)?$)")
+AMOUNT_LIKE_RE = re.compile(r"^(?:[A-Z]{0,3}[$€£¥₹]|[-−]?\d[\d.,]*(?:[kKmMbBT]|bn|mn|%)?$)")
 
 
-_CLAUSE_BREAK_RE = re.compile(r"(?i)\b(?:while|whereas|but|although|though|however)\b")
+CLAUSE_BREAK_RE = re.compile(r"(?i)\b(?:while|whereas|but|although|though|however)\b")
 
 
-_BY_RE = re.compile(r"(?i:\bby\s*)$")
+BY_RE = re.compile(r"(?i:\bby\s*)$")
 
 
-_SEGMENT_SEPARATORS = ("|", ";", "•")
+SEGMENT_SEPARATORS = ("|", ";", "•")
 
 
-_STRONG_ANCHORS = frozenset(
+STRONG_ANCHORS = frozenset(
     {"subject", "object", "label", "of_noun", "relative", "prior", "apposition", "list"}
 )
 
 
-_DATE_TYPES = {"year", "month", "day", "quarter", "half"}
+DATE_TYPES = {"year", "month", "day", "quarter", "half"}
 
 _FACT_WORDS: dict[str, Any] = json.loads(
     resources.files("research_mcp").joinpath("data", "fact_words.json").read_text("utf-8")
 )
-_PROJECTION_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["projection_lemmas"])
-_GROWTH_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["growth_lemmas"])
-_DECLINE_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["decline_lemmas"])
+PROJECTION_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["projection_lemmas"])
+GROWTH_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["growth_lemmas"])
+DECLINE_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["decline_lemmas"])
 # Personal pronouns are never resolved to the previous fact's entity.
-_PERSONAL: frozenset[str] = frozenset(_FACT_WORDS["personal"])
-_PRONOUNS: frozenset[str] = frozenset(_FACT_WORDS["pronouns"])
+PERSONAL: frozenset[str] = frozenset(_FACT_WORDS["personal"])
+PRONOUNS: frozenset[str] = frozenset(_FACT_WORDS["pronouns"])
 # Nouns that report a figure rather than own it ("The report values the market at ...").
-_REPORTER_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["reporter_lemmas"])
-_TIME_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["time_nouns"])
-_CHANGE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["change_nouns"])
+REPORTER_LEMMAS: frozenset[str] = frozenset(_FACT_WORDS["reporter_lemmas"])
+TIME_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["time_nouns"])
+CHANGE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["change_nouns"])
 # Verbs whose direct object, not their subject, is what a value is about ("Analysts estimate the market at $40bn").
-_OBJECT_VERBS: frozenset[str] = frozenset(_FACT_WORDS["object_verbs"])
+OBJECT_VERBS: frozenset[str] = frozenset(_FACT_WORDS["object_verbs"])
 # What a money amount measures, from its verb ("raised $150m" is funding).
-_VERB_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["verb_attributes"])
-_CHANGE_VERBS: frozenset[str] = frozenset(_FACT_WORDS["change_verbs"])
-_METRIC_WORDS: frozenset[str] = frozenset(_FACT_WORDS["metric_words"])
-_GENERIC_LABELS: frozenset[str] = frozenset(_FACT_WORDS["generic_labels"])
+VERB_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["verb_attributes"])
+CHANGE_VERBS: frozenset[str] = frozenset(_FACT_WORDS["change_verbs"])
+METRIC_WORDS: frozenset[str] = frozenset(_FACT_WORDS["metric_words"])
+GENERIC_LABELS: frozenset[str] = frozenset(_FACT_WORDS["generic_labels"])
 # Event verbs whose date is a fact: lemma -> attribute ("founded", "acquired").
-_EVENT_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["event_attributes"])
+EVENT_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["event_attributes"])
 # A plain integer after these nouns measures them ("age 65"), it does not name a thing ("clone 23").
-_MEASURE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["measure_nouns"])
+MEASURE_NOUNS: frozenset[str] = frozenset(_FACT_WORDS["measure_nouns"])
 # Prepositions that put a measure on the noun before them ("temperatures near 32 °C").
-_MEASURE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["measure_prepositions"])
+MEASURE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["measure_prepositions"])
 # Prepositions that say where a verb puts an amount ("borrowed $72.3 million under our credit facilities").
-_PLACE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["place_prepositions"])
+PLACE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["place_prepositions"])
 # What a quantity measures when nothing in the sentence names it: its unit's dimension ("3.5 days" is a duration).
-_DIMENSION_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["dimension_attributes"])
+DIMENSION_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["dimension_attributes"])
