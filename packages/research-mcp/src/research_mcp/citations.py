@@ -438,6 +438,12 @@ def _settle(
     return found
 
 
+def _grade(c: CitationIn, static: list[dict[str, Any]]) -> str:
+    """The citation's source rated A-E from its URL (E when the URL itself is in error)."""
+    broken = any(x["field"] == "url" and x["severity"] == "error" for x in static)
+    return rate_url_or_e(None if broken else c.url)
+
+
 async def validate_citations(
     citations: Sequence[CitationIn],
     settings: Settings,
@@ -454,18 +460,10 @@ async def validate_citations(
     ``check_accuracy``. With ``verify_urls`` and a ``doi_resolver``, each citation's DOI is looked
     up (``citations[i].doi_check``, issues in field ``doi``).
     """
-    per: list[dict[str, Any]] = []
     issues: list[dict[str, Any]] = []
-    distribution = {"A": 0, "B": 0, "C": 0, "D": 0, "E": 0}
-    static: list[list[dict[str, Any]]] = []
-    for i, c in enumerate(citations):
-        found = _static_issues(i, c, today, settings.allow_private_urls)
-        static.append(found)
-        grade = rate_url_or_e(
-            c.url if not any(x["field"] == "url" and x["severity"] == "error" for x in found) else None
-        )
-        distribution[grade] += 1
-        per.append({"index": i, "quality_rating": grade})
+    static = [_static_issues(i, c, today, settings.allow_private_urls) for i, c in enumerate(citations)]
+    per = [{"index": i, "quality_rating": _grade(c, static[i])} for i, c in enumerate(citations)]
+    distribution = {grade: sum(1 for p in per if p["quality_rating"] == grade) for grade in "ABCDE"}
     network: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [({}, []) for _ in citations]
     doi_results: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [({}, []) for _ in citations]
     check_dois = verify_urls and doi_resolver is not None

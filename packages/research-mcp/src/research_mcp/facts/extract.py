@@ -67,6 +67,31 @@ def _in_callers_words(facts: list[dict[str, Any]], text: str, original: str) -> 
     return facts
 
 
+def _respectively(
+    doc: Doc, text: str, values: Sequence[Value], periods: Sequence[Period]
+) -> tuple[dict[int, Period], dict[int, tuple[str, list[str]]]]:
+    """ "A, B and C rose 5%, 6% and 7% respectively": each value's own period and owner, by its start."""
+    respective: dict[int, Period] = {}
+    names: dict[int, tuple[str, list[str]]] = {}
+    for group in respectively_lists(text, values, periods):
+        if group.periods is not None:
+            respective.update({v.start: p for v, p in zip(group.values, group.periods, strict=True)})
+        listed = listed_names(doc, group.start, group.end, len(group.values))
+        if listed is not None:
+            names.update({v.start: (name, listed) for v, name in zip(group.values, listed, strict=True)})
+    return respective, names
+
+
+def _where(text: str, span: Span, sent: Span, v: Value, this_year: int) -> Where:
+    """A value's sentence, line (within the sentence) and clause segment (within the line)."""
+    line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
+    nl = text.find("\n", v.end)
+    line_end = min(nl if nl != -1 else len(text), sent.end_char)
+    seg_start = max([line_start] + [text.rfind(c, line_start, v.start) + 1 for c in SEGMENT_SEPARATORS])
+    seg_end = min([line_end] + [i for c in SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1])
+    return Where(text, span, sent, line_start, line_end, seg_start, seg_end, this_year)
+
+
 def extract_from_doc(
     doc: Doc,
     *,
@@ -94,31 +119,16 @@ def extract_from_doc(
     sents = list(doc.sents) if values or periods else []
     sent_starts = [x.start_char for x in sents]
     chunks = NounChunks(doc)
-    respective: dict[int, Period] = {}
-    names: dict[int, tuple[str, list[str]]] = {}
-    for group in respectively_lists(text, values, periods):
-        if group.periods is not None:
-            respective.update({v.start: p for v, p in zip(group.values, group.periods, strict=True)})
-        listed = listed_names(doc, group.start, group.end, len(group.values))
-        if listed is not None:
-            names.update({v.start: (name, listed) for v, name in zip(group.values, listed, strict=True)})
+    respective, names = _respectively(doc, text, values, periods)
     for v in values:
         if v.year_like:
             continue
         span = doc.char_span(v.start, v.end, alignment_mode="expand")
         if span is None or len(span) == 0 or _identifier(span, v):
             continue
-        sent = sents[bisect.bisect_right(sent_starts, span[0].idx) - 1]
-        line_start = max(text.rfind("\n", 0, v.start) + 1, sent.start_char)
-        nl = text.find("\n", v.end)
-        line_end = min(nl if nl != -1 else len(text), sent.end_char)
-        seg_start = max([line_start] + [text.rfind(c, line_start, v.start) + 1 for c in SEGMENT_SEPARATORS])
-        seg_end = min(
-            [line_end] + [i for c in SEGMENT_SEPARATORS if (i := text.find(c, v.end, line_end)) != -1]
-        )
-        w = Where(text, span, sent, line_start, line_end, seg_start, seg_end, this_year)
+        w = _where(text, span, sents[bisect.bisect_right(sent_starts, span[0].idx) - 1], v, this_year)
         local = periods[
-            bisect.bisect_left(period_starts, line_start) : bisect.bisect_right(period_starts, line_end)
+            bisect.bisect_left(period_starts, w.line_start) : bisect.bisect_right(period_starts, w.line_end)
         ]
         fact, score = _fact(w, v, local, facts, last_entity, chunks, values, respective.get(v.start))
         if fact is None:
