@@ -229,12 +229,9 @@ def _notice_text(notices: Sequence[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def judge_doi_record(
-    index: int, c: CitationIn, doi: str, record: dict[str, Any]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """``doi_check`` and the ``doi`` issues of one citation, from the registered record of its DOI."""
-    issues: list[dict[str, Any]] = []
-    check: dict[str, Any] = {
+def _doi_check_fields(doi: str, record: dict[str, Any]) -> dict[str, Any]:
+    """The ``doi_check`` of a citation before it is judged: what the registry holds for ``doi``."""
+    return {
         "checked": True,
         "doi": doi,
         "found": bool(record.get("found")),
@@ -252,20 +249,12 @@ def judge_doi_record(
         "author_match": None,
         "date_match": None,
     }
-    if not check["found"]:
-        issues.append(
-            _issue(
-                index,
-                "doi",
-                "doi_not_found",
-                "error",
-                f"{doi} is not registered (neither Crossref nor the DOI resolver knows it)",
-            )
-        )
-        return check, issues
-    if record.get("source") != "crossref":
-        check["resolves_to"] = record.get("resolves_to")
-        return check, issues  # registered with another agency: no metadata to compare
+
+
+def _notice_issues(index: int, check: dict[str, Any], record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Retraction, correction and concern issues from the notices registered for the work; sets
+    ``check["retracted"]``."""
+    issues: list[dict[str, Any]] = []
     notices = check["notices"]
     retractions = [n for n in notices if n["type"] in RETRACTION_TYPES]
     check["retracted"] = bool(retractions) or bool(record.get("title_marked_retracted"))
@@ -287,6 +276,15 @@ def judge_doi_record(
     if concerns:
         detail = f"an expression of concern was published: {_notice_text(concerns)}"
         issues.append(_issue(index, "doi", "expression_of_concern", "warning", detail))
+    return issues
+
+
+def _match_issues(
+    index: int, c: CitationIn, doi: str, check: dict[str, Any], record: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Title, author and year mismatches between the citation and the registered record; sets the
+    ``*_match`` fields of ``check``."""
+    issues: list[dict[str, Any]] = []
     registered_title = check["title"]
     if _present(c.title) and registered_title:
         assert c.title is not None
@@ -314,6 +312,31 @@ def judge_doi_record(
             shown = "/".join(str(y) for y in years)
             detail = f"the given year {year} is more than one year from the registered {shown}"
             issues.append(_issue(index, "doi", "date_mismatch", "warning", detail))
+    return issues
+
+
+def judge_doi_record(
+    index: int, c: CitationIn, doi: str, record: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``doi_check`` and the ``doi`` issues of one citation, from the registered record of its DOI."""
+    issues: list[dict[str, Any]] = []
+    check = _doi_check_fields(doi, record)
+    if not check["found"]:
+        issues.append(
+            _issue(
+                index,
+                "doi",
+                "doi_not_found",
+                "error",
+                f"{doi} is not registered (neither Crossref nor the DOI resolver knows it)",
+            )
+        )
+        return check, issues
+    if record.get("source") != "crossref":
+        check["resolves_to"] = record.get("resolves_to")
+        return check, issues  # registered with another agency: no metadata to compare
+    issues += _notice_issues(index, check, record)
+    issues += _match_issues(index, c, doi, check, record)
     return check, issues
 
 

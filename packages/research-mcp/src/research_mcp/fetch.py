@@ -24,7 +24,7 @@ import anyio
 import httpx
 
 from .settings import Settings
-from .urls import UrlError, is_public_address, parse_url
+from .urls import ParsedUrl, UrlError, is_public_address, parse_url
 
 __all__ = ["AddressPolicy", "FetchResult", "default_policy", "fetch_url"]
 
@@ -126,52 +126,91 @@ async def fetch_url(
     return result
 
 
+def _checked_url(current: str, hop: int, result: FetchResult, allowed: AddressPolicy) -> ParsedUrl | None:
+    """This hop's URL parsed, or ``None`` with the error in ``result`` (malformed, or a numeric alias of a
+    refused address)."""
+    try:
+        parsed = parse_url(current)
+    except UrlError as exc:
+        result.error, result.error_kind = f"malformed URL at hop {hop}: {exc}", "malformed"
+        return None
+    # 2130706433, 0177.0.0.1, 0x7f.1: a resolver reads these as addresses; say so plainly
+    numeric_alias = parsed.ip is not None and ":" not in parsed.host and str(parsed.ip) != parsed.host
+    if numeric_alias and parsed.ip is not None and not allowed(parsed.ip):
+        result.error = f"refused {parsed.host}: a numeric form of {parsed.ip}, a private or loopback address"
+        result.error_kind = "refused_address"
+        return None
+    return parsed
+
+
+async def _hop_address(
+    parsed: ParsedUrl, hop: int, result: FetchResult, allowed: AddressPolicy
+) -> str | None:
+    """The checked address this hop connects to, or ``None`` with the error in ``result``."""
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    host_for_dns = str(parsed.ip) if parsed.ip is not None else parsed.host
+    try:
+        return await _pinned_address(host_for_dns, port, allowed)
+    except _Refused as exc:
+        kind = "redirect into a private address" if hop else "private address"
+        result.error, result.error_kind = f"refused {kind}: {exc}", "refused_address"
+        return None
+    except OSError as exc:
+        result.error, result.error_kind = str(exc), "unreachable"
+        return None
+
+
+def _pinned_request(client: httpx.AsyncClient, parsed: ParsedUrl, address: str) -> httpx.Request:
+    """A GET to the checked address, carrying the URL's own host (and TLS name) so the server sees it."""
+    host_header = parsed.host
+    if ":" in host_header:
+        host_header = f"[{host_header}]"
+    if parsed.port:
+        host_header = f"{host_header}:{parsed.port}"
+    extensions = {"sni_hostname": parsed.host} if parsed.scheme == "https" and parsed.ip is None else {}
+    return client.build_request(
+        "GET",
+        _with_host(parsed.url, address),
+        headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": "text/html,text/plain,*/*"},
+        extensions=extensions,
+    )
+
+
+async def _read_body(response: httpx.Response, max_bytes: int, result: FetchResult) -> None:
+    """At most ``max_bytes`` of the body into ``result`` (``truncated`` when there was more)."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in response.aiter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= max_bytes:
+                result.truncated = True
+                break
+    except httpx.HTTPError as exc:
+        # the status line arrived, the body did not (connection reset, bad encoding...)
+        result.error = f"the page could not be read: {type(exc).__name__}: {exc}"
+        result.error_kind = "unreachable"
+        return
+    result.body = b"".join(chunks)[:max_bytes]
+
+
 async def _fetch(
     url: str, settings: Settings, read_body: bool, result: FetchResult, allowed: AddressPolicy
 ) -> None:
+    """Follow ``url`` hop by hop, each hop checked and pinned, recording what happened in ``result``."""
     timeout = httpx.Timeout(settings.http_timeout_seconds)
     current = url
     async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client:
         for hop in range(settings.http_max_redirects + 1):
             result.hops.append(current)
-            try:
-                parsed = parse_url(current)
-            except UrlError as exc:
-                result.error, result.error_kind = f"malformed URL at hop {hop}: {exc}", "malformed"
+            parsed = _checked_url(current, hop, result, allowed)
+            if parsed is None:
                 return
-            # 2130706433, 0177.0.0.1, 0x7f.1: a resolver reads these as addresses; say so plainly
-            numeric_alias = parsed.ip is not None and ":" not in parsed.host and str(parsed.ip) != parsed.host
-            if numeric_alias and parsed.ip is not None and not allowed(parsed.ip):
-                result.error = (
-                    f"refused {parsed.host}: a numeric form of {parsed.ip}, a private or loopback address"
-                )
-                result.error_kind = "refused_address"
+            address = await _hop_address(parsed, hop, result, allowed)
+            if address is None:
                 return
-            port = parsed.port or (443 if parsed.scheme == "https" else 80)
-            host_for_dns = str(parsed.ip) if parsed.ip is not None else parsed.host
-            try:
-                address = await _pinned_address(host_for_dns, port, allowed)
-            except _Refused as exc:
-                kind = "redirect into a private address" if hop else "private address"
-                result.error, result.error_kind = f"refused {kind}: {exc}", "refused_address"
-                return
-            except OSError as exc:
-                result.error, result.error_kind = str(exc), "unreachable"
-                return
-            host_header = parsed.host
-            if ":" in host_header:
-                host_header = f"[{host_header}]"
-            if parsed.port:
-                host_header = f"{host_header}:{parsed.port}"
-            extensions = (
-                {"sni_hostname": parsed.host} if parsed.scheme == "https" and parsed.ip is None else {}
-            )
-            request = client.build_request(
-                "GET",
-                _with_host(parsed.url, address),
-                headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": "text/html,text/plain,*/*"},
-                extensions=extensions,
-            )
+            request = _pinned_request(client, parsed, address)
             try:
                 response = await client.send(request, stream=True)
             except httpx.HTTPError as exc:
@@ -190,21 +229,7 @@ async def _fetch(
                     continue
                 result.final_url = current
                 if read_body:
-                    chunks: list[bytes] = []
-                    size = 0
-                    try:
-                        async for chunk in response.aiter_bytes():
-                            chunks.append(chunk)
-                            size += len(chunk)
-                            if size >= settings.http_max_bytes:
-                                result.truncated = True
-                                break
-                    except httpx.HTTPError as exc:
-                        # the status line arrived, the body did not (connection reset, bad encoding...)
-                        result.error = f"the page could not be read: {type(exc).__name__}: {exc}"
-                        result.error_kind = "unreachable"
-                        return
-                    result.body = b"".join(chunks)[: settings.http_max_bytes]
+                    await _read_body(response, settings.http_max_bytes, result)
                 return
             finally:
                 with contextlib.suppress(httpx.HTTPError):

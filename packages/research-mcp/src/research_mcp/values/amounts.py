@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -172,19 +173,37 @@ def _money_context(text: str, m: re.Match[str]) -> bool:
     return money_near(text, m.start(), m.end())
 
 
-def _match_to_value(m: re.Match[str], text: str) -> Value | None:
-    num_s = m.group("num")
+@dataclass(frozen=True, slots=True)
+class _Number:
+    """The number a match writes, scaled and signed, with the two ends when it writes a range."""
+
+    value: float
+    low: float | None
+    high: float | None
+
+
+def _currency_or_weight(m: re.Match[str], text: str) -> tuple[str | None, bool]:
+    """The currency written with the number, and whether "pounds" after it is a weight instead."""
     cur_pre = m.group("cur_pre")
     cur_post = m.group("cur_post")
-    scale_raw = m.group("scale")
     currency: str | None = None
     if cur_pre:
         currency = _currency_of(cur_pre)
     elif cur_post:
         currency = _currency_of(cur_post)
-    weight = False
     if cur_post and cur_post.lower() in _POUND_WORDS and not cur_pre and not _money_context(text, m):
-        currency, weight = None, True  # "2,204.62 pounds" of grain: a weight, not sterling
+        return None, True  # "2,204.62 pounds" of grain: a weight, not sterling
+    return currency, False
+
+
+def _scale_letter(m: re.Match[str], text: str, currency: str | None) -> tuple[str | None, int, bool] | None:
+    """The scale as written, where the amount ends, and whether a dropped ``m`` is metres.
+
+    A single letter is a scale only next to a currency or glued to the number; ``None`` where the
+    letter shows the number is no amount at all (a house number, a citation key).
+    """
+    num_s = m.group("num")
+    scale_raw = m.group("scale")
     end = m.end()
     metre = False
     if scale_raw == "m" and currency is None and per_follows(text, m.end()):
@@ -213,12 +232,16 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         and scale_raw.islower()
     ):
         return None  # "(Smith et al., 2010b)": a citation key, not 2010 billion
-    scale = _scale_name(scale_raw)
+    return scale_raw, end, metre
+
+
+def _number(m: re.Match[str], scale: str | None, currency: str | None) -> _Number | None:
+    """The number with its scale and sign (and a range's ends); ``None`` where it is no number we trust."""
     negative = bool(m.group("neg") or m.group("neg2"))
     if m.group("neg") and currency is None and m.group("neg").strip() == "–":
         negative = False  # an en dash before a bare number is punctuation, not a sign
     factor = lexicon.FACTORS[scale] if scale else 1.0
-    value = _to_float(num_s, factor)
+    value = _to_float(m.group("num"), factor)
     low = high = None
     if m.group("num_hi"):
         low = value
@@ -231,40 +254,72 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         return None  # "1" followed by 400 digits is not a quantity anyone reported
     if negative:
         value = -value
+    return _Number(value, low, high)
+
+
+def _written_kind(
+    m: re.Match[str], scale_raw: str | None, scale: str | None, currency: str | None, number: _Number
+) -> tuple[str, str | None, _Number]:
+    """The kind and unit the match itself writes (points, ``%``, a currency, degrees, points as a
+    unit); basis points become percentage points."""
     points = m.group("points") if scale_raw is None or scale is not None else None
     pct = m.group("pct")
-    unit = None
+    if points:
+        if points.lower().startswith(("b", "basis")):
+            value, low, high = number.value, number.low, number.high
+            value /= 100.0
+            low = low / 100.0 if low is not None else None
+            high = high / 100.0 if high is not None else None
+            number = _Number(value, low, high)
+        return "percentage_points", "percentage points", number
+    if pct:
+        return "percentage", "%", number
+    if currency:
+        return "currency", currency, number
+    if m.group("deg"):
+        raw_deg = m.group("deg").replace(" ", "").lower()
+        unit = (
+            "°C"
+            if raw_deg.endswith(("c", "celsius"))
+            else "°F"
+            if raw_deg.endswith(("f", "fahrenheit"))
+            else "°"
+        )
+        return "number", unit, number
+    if m.group("unit"):
+        raw_unit = m.group("unit").lower()
+        return "number", "points" if raw_unit.startswith(("point", "pt")) else raw_unit, number
+    return "number", None, number
+
+
+def _unit_after_number(m: re.Match[str], text: str, end: int) -> tuple[str | None, int] | None:
+    """A physical unit after a bare number, and where the amount then ends; ``None`` where the time
+    word after it makes a period, not a value ("the first nine months")."""
+    found = unit_after(text, end)
+    if found is not None and found[0].dimension == "time" and not m.group("num_hi"):
+        if re.fullmatch(r"(?:1[89]|20)\d{2}", m.group("num")) and not found[0].symbol.endswith("s"):
+            found = None  # "the 2021 year": a date
+        elif time_window(text, m.start(), found[1]):
+            return None  # "the first nine months", "12 months ended June 30": a period, not a value
+    if found is not None:
+        return found[0].symbol, found[1]
+    return None, end
+
+
+def _match_to_value(m: re.Match[str], text: str) -> Value | None:
+    """One match of the amount pattern as a value, or ``None`` where the match is no value (a house
+    number, a citation key, a period, a number running into a word)."""
+    currency, weight = _currency_or_weight(m, text)
+    letter = _scale_letter(m, text, currency)
+    if letter is None:
+        return None
+    scale_raw, end, metre = letter
+    scale = _scale_name(scale_raw)
+    number = _number(m, scale, currency)
+    if number is None:
+        return None
     if end == m.end():
-        if points:
-            kind = "percentage_points"
-            unit = "percentage points"
-            if points.lower().startswith(("b", "basis")):
-                value /= 100.0
-                low = low / 100.0 if low is not None else None
-                high = high / 100.0 if high is not None else None
-                unit = "percentage points"
-        elif pct:
-            kind = "percentage"
-            unit = "%"
-        elif currency:
-            kind = "currency"
-            unit = currency
-        elif m.group("deg"):
-            kind = "number"
-            raw_deg = m.group("deg").replace(" ", "").lower()
-            unit = (
-                "°C"
-                if raw_deg.endswith(("c", "celsius"))
-                else "°F"
-                if raw_deg.endswith(("f", "fahrenheit"))
-                else "°"
-            )
-        elif m.group("unit"):
-            kind = "number"
-            raw_unit = m.group("unit").lower()
-            unit = "points" if raw_unit.startswith(("point", "pt")) else raw_unit
-        else:
-            kind = "number"
+        kind, unit, number = _written_kind(m, scale_raw, scale, currency, number)
     else:
         kind = "currency" if currency else "number"
         unit = currency
@@ -273,18 +328,29 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
     elif metre:
         kind, unit, end = "number", "m", m.end()
     elif kind == "number" and unit is None and currency is None and not m.group("deg"):
-        found = unit_after(text, end)
-        if found is not None and found[0].dimension == "time" and not m.group("num_hi"):
-            if re.fullmatch(r"(?:1[89]|20)\d{2}", num_s) and not found[0].symbol.endswith("s"):
-                found = None  # "the 2021 year": a date
-            elif time_window(text, m.start(), found[1]):
-                return None  # "the first nine months", "12 months ended June 30": a period, not a value
-        if found is not None:
-            unit, end = found[0].symbol, found[1]
+        after = _unit_after_number(m, text, end)
+        if after is None:
+            return None
+        unit, end = after
     if text[end : end + 1].isalnum() or text[end : end + 1] == "_":
         return None  # the number runs into a word: "3D", "4G", "2nd", an identifier
     if currency and kind != "currency":
         return None  # "$5%" and the like: malformed
+    return _value(m, text, end, kind, currency, scale, unit, number)
+
+
+def _value(
+    m: re.Match[str],
+    text: str,
+    end: int,
+    kind: str,
+    currency: str | None,
+    scale: str | None,
+    unit: str | None,
+    number: _Number,
+) -> Value:
+    """The value read from ``m`` up to ``end``: a range stands at its midpoint; a bare year is marked."""
+    value, low, high = number.value, number.low, number.high
     surface = text[m.start() : end]
     if low is not None and high is not None:
         value = (low + high) / 2.0
@@ -293,7 +359,7 @@ def _match_to_value(m: re.Match[str], text: str) -> Value | None:
         and scale is None
         and low is None
         and unit is None
-        and re.fullmatch(r"(?:1[89]|20)\d{2}", num_s) is not None
+        and re.fullmatch(r"(?:1[89]|20)\d{2}", m.group("num")) is not None
     )
     return Value(
         text=" ".join(surface.split()),

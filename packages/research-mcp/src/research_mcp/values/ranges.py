@@ -69,74 +69,76 @@ def merge_ranges(values: list[Value], text: str) -> list[Value]:
         v = values[i]
         if i + 1 < len(values):
             w = values[i + 1]
-            if w.start == v.end and text[w.start : w.start + 1] in ("-", "–", "—") and w.numeric_value < 0:
-                # "5%-7%": the dash joins two values, it is not a minus sign
-                w.numeric_value, w.start, w.text = -w.numeric_value, w.start + 1, w.text[1:].lstrip()
-            gap = text[v.end : w.start]
-            if _RANGE_GAP_RE.match(gap) is None or v.low is not None or w.low is not None:
-                out.append(v)  # nothing but a joiner between two values makes a range (most pairs stop here)
-                i += 1
-                continue
-            window = max(0, v.start - 30)
-            lead = _RANGE_LEAD_RE.search(text[window : v.start])
-            lead_word = lead.group(1).lower() if lead else None
-            same_kind = v.kind == w.kind or (v.kind == "number" and w.kind in ("currency", "percentage"))
-            currency_ok = v.currency in (None, w.currency) and v.unit in (
-                None,
-                w.unit,
-            )  # not "44 ml to 50 mg"
-            joiner = re.sub(r"^-\s+", "", gap.strip()).lower()
-            before = text[max(0, v.start - 40) : (lead.start() + window) if lead else v.start]
-            after_change = _CHANGE_BEFORE_RE.search(before) is not None
-            joinable = (
-                _RANGE_GAP_RE.match(gap) is not None
-                and same_kind
-                and currency_ok
-                and v.low is None
-                and w.low is None
-            )
-            if joinable and lead_word == "from" and joiner in ("to", "-", "–", "—") and after_change:
-                v.extras["prior"] = True  # "grew from 4,000 to 5,500": a change, not a range
-                if not v.explicit_scale and w.scale:
-                    v.numeric_value *= lexicon.FACTORS[w.scale]
-                    v.scale = w.scale
-                out.append(v)
-                i += 1
-                continue
-            if joinable and (
-                (
-                    lead_word == "between" and joiner in ("and", "to", "-", "–", "—")
-                )  # "between 44 mg to 50 mg"
-                or (lead_word == "from" and joiner in ("to", "-", "–", "—", "through"))
-                or (lead_word is None and joiner in ("-", "–", "—"))
-                or (lead_word is None and joiner == "to" and not after_change)
-            ):
-                lo, hi = v.numeric_value, w.numeric_value
-                if not v.explicit_scale and w.scale:
-                    lo *= lexicon.FACTORS[w.scale]
-                if lo > hi and joiner in ("to", "and", "through") and (v.unit is not None or hi < 0):
-                    lo, hi = hi, lo  # "from -18 °C to -34 °C": a range written from its top, in words
-                start = lead.start() + window if lead else v.start
-                merged = Value(
-                    text=" ".join(text[start : w.end].split()),
-                    start=start,
-                    end=w.end,
-                    kind=w.kind,
-                    numeric_value=(lo + hi) / 2.0,
-                    currency=w.currency,
-                    scale=w.scale,
-                    unit=w.unit,
-                    low=lo,
-                    high=hi,
-                    explicit_scale=w.explicit_scale,
-                )
-                if lo > hi:
-                    out.append(v)
-                    i += 1
-                    continue
+            _dash_is_a_joiner(v, w, text)
+            merged = _range_of(v, w, text)
+            if merged is not None:
                 out.append(merged)
                 i += 2
                 continue
         out.append(v)
         i += 1
     return out
+
+
+def _dash_is_a_joiner(v: Value, w: Value, text: str) -> None:
+    """A dash between two values ("5%-7%") joins them; it is not ``w``'s minus sign (dropped in place)."""
+    if w.start == v.end and text[w.start : w.start + 1] in ("-", "–", "—") and w.numeric_value < 0:
+        w.numeric_value, w.start, w.text = -w.numeric_value, w.start + 1, w.text[1:].lstrip()
+
+
+def _range_of(v: Value, w: Value, text: str) -> Value | None:
+    """The range ``v`` and ``w`` make, or ``None``; ``from X to Y`` after a change verb is no range,
+    and marks ``v`` as the prior value instead (in place)."""
+    gap = text[v.end : w.start]
+    if _RANGE_GAP_RE.match(gap) is None or v.low is not None or w.low is not None:
+        return None  # nothing but a joiner between two values makes a range (most pairs stop here)
+    window = max(0, v.start - 30)
+    lead = _RANGE_LEAD_RE.search(text[window : v.start])
+    lead_word = lead.group(1).lower() if lead else None
+    same_kind = v.kind == w.kind or (v.kind == "number" and w.kind in ("currency", "percentage"))
+    currency_ok = v.currency in (None, w.currency) and v.unit in (None, w.unit)  # not "44 ml to 50 mg"
+    joiner = re.sub(r"^-\s+", "", gap.strip()).lower()
+    before = text[max(0, v.start - 40) : (lead.start() + window) if lead else v.start]
+    after_change = _CHANGE_BEFORE_RE.search(before) is not None
+    joinable = (
+        _RANGE_GAP_RE.match(gap) is not None and same_kind and currency_ok and v.low is None and w.low is None
+    )
+    if joinable and lead_word == "from" and joiner in ("to", "-", "–", "—") and after_change:
+        v.extras["prior"] = True  # "grew from 4,000 to 5,500": a change, not a range
+        if not v.explicit_scale and w.scale:
+            v.numeric_value *= lexicon.FACTORS[w.scale]
+            v.scale = w.scale
+        return None
+    if joinable and (
+        (lead_word == "between" and joiner in ("and", "to", "-", "–", "—"))  # "between 44 mg to 50 mg"
+        or (lead_word == "from" and joiner in ("to", "-", "–", "—", "through"))
+        or (lead_word is None and joiner in ("-", "–", "—"))
+        or (lead_word is None and joiner == "to" and not after_change)
+    ):
+        return _range_value(v, w, text, lead.start() + window if lead else v.start, joiner)
+    return None
+
+
+def _range_value(v: Value, w: Value, text: str, start: int, joiner: str) -> Value | None:
+    """``v`` to ``w`` as one value from ``start``, with ``w``'s scale, currency and unit; ``None`` where
+    the low end is above the high one."""
+    lo, hi = v.numeric_value, w.numeric_value
+    if not v.explicit_scale and w.scale:
+        lo *= lexicon.FACTORS[w.scale]
+    if lo > hi and joiner in ("to", "and", "through") and (v.unit is not None or hi < 0):
+        lo, hi = hi, lo  # "from -18 °C to -34 °C": a range written from its top, in words
+    if lo > hi:
+        return None
+    return Value(
+        text=" ".join(text[start : w.end].split()),
+        start=start,
+        end=w.end,
+        kind=w.kind,
+        numeric_value=(lo + hi) / 2.0,
+        currency=w.currency,
+        scale=w.scale,
+        unit=w.unit,
+        low=lo,
+        high=hi,
+        explicit_scale=w.explicit_scale,
+    )
