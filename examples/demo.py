@@ -328,7 +328,7 @@ def report(found: Findings, source: ArxivSource, tools: dict[str, Any]) -> None:
             paper.add_row(key, found.meta[key])
     paper.add_row("Body", f"{len(found.body):,} characters of markdown")
     console.print(paper)
-    abstract = found.abstract.split("## Abstract", 1)[-1].strip()
+    abstract = found.abstract.split("## Abstract", 1)[-1].split("\n## ", 1)[0].strip()  # BibTeX follows
     console.print(Panel(Markdown(abstract[:1200]), title="Abstract", title_align="left"))
 
     facts = found.facts.get("facts", [])
