@@ -6,7 +6,7 @@ import bisect
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from ..values import Period, Value, find_periods, find_values, parse_period_text
 from .about import find_about
 from .context import About, NounChunks, Where
 from .events import date_facts
+from .fact import Fact
 from .intervals import attach_intervals
 from .labels import table_header
 from .respectively import listed_names, respectively_lists
@@ -114,7 +115,7 @@ def extract_from_doc(
     periods = find_periods(text)
     values = find_values(text, exclude=[p.span for p in periods], spelled_counts=True)
     period_starts = [p.span[0] for p in periods]
-    facts: list[dict[str, Any]] = []
+    facts: list[Fact] = []
     scores: list[float] = []
     last_entity: str | None = None
     sents = list(doc.sents) if values or periods else []
@@ -134,31 +135,24 @@ def extract_from_doc(
         fact, score = _fact(w, v, local, facts, last_entity, chunks, values, respective.get(v.start))
         if fact is None:
             continue
-        fact["source"] = dict(source)
         facts.append(fact)
         scores.append(score)
-        if fact["confidence_features"]["entity_anchor"] != "coreference":
-            last_entity = fact["entity"]
-    for fact in facts:
-        if fact["value_span"][0] in names:
-            _respective_owner(fact, *names[fact["value_span"][0]])
-        _name_by_dimension(fact)
-        _count_of_itself(fact)
-    attach_intervals(facts, text)
-    dated = date_facts(doc, periods, {f["value_span"][0] for f in facts})
-    for fact in dated:
-        fact["source"] = dict(source)
-        scores.append(1.0)  # anchored, typed, dated, certain (projections are not kept)
+        if fact.anchor != "coreference":
+            last_entity = fact.entity
+    facts = attach_intervals([_refined(fact, names.get(fact.value_span[0])) for fact in facts], text)
+    dated = date_facts(doc, periods, {fact.value_span[0] for fact in facts})
+    scores.extend(1.0 for _ in dated)  # anchored, typed, dated, certain (projections are not kept)
     if dated:
-        facts = sorted(facts + dated, key=lambda f: f["value_span"][0])
+        facts = sorted(facts + dated, key=lambda fact: fact.value_span[0])
+    seed_facts = [fact.to_dict(source) for fact in facts]
     original = source_text if source_text is not None and len(source_text) == len(text) else text
-    facts = _in_callers_words(science_facts(facts, text, original, source), text, original)
+    seed_facts = _in_callers_words(science_facts(seed_facts, text, original, source), text, original)
     quality = round(10.0 * sum(scores) / len(scores), 1) if scores else 0.0
     elapsed = (time.perf_counter() - started) * 1000.0
     return {
-        "facts": facts,
+        "facts": seed_facts,
         "extraction_quality": quality,
-        "metadata": {"total_facts": len(facts), "processing_time_ms": round(elapsed)},
+        "metadata": {"total_facts": len(seed_facts), "processing_time_ms": round(elapsed)},
     }
 
 
@@ -190,60 +184,69 @@ def _identifier(span: Span, v: Value) -> bool:
     )
 
 
-def _respective_owner(fact: dict[str, Any], name: str, listed: Sequence[str]) -> None:
+def _refined(fact: Fact, respective: tuple[str, list[str]] | None) -> Fact:
+    """The steps that refine a fact once its line has been read: its "respectively" owner, the measure its
+    unit names, and a count of its own subject."""
+    if respective is not None:
+        fact = _respective_owner(fact, *respective)
+    return _count_of_itself(_name_by_dimension(fact))
+
+
+def _respective_owner(fact: Fact, name: str, listed: Sequence[str]) -> Fact:
     """The i-th name of a "respectively" list owns the i-th value; what the clause measured becomes the attribute.
 
     "Revenue for Alpha, Beta and Gamma was ..." -> (Beta, revenue); "Alpha, Beta and Gamma reported net
     income of ..." -> (Beta, net income): the other names are taken out of the clause's owner.
     """
-    measured = re.split(r"\s+(?:for|of|at|in|from)\s+", fact["entity"], maxsplit=1)[0]
-    drop = {w.lower() for n in listed for w in n.split()} | {"and", "&"}
-    rest = " ".join(w for w in measured.split() if w.lower() not in drop).strip().lower()
-    fact["entity"] = name
-    if rest and fact["attribute"] in ("value", None):
-        fact["attribute"] = rest
+    measured = re.split(r"\s+(?:for|of|at|in|from)\s+", fact.entity, maxsplit=1)[0]
+    drop = {word.lower() for listed_name in listed for word in listed_name.split()} | {"and", "&"}
+    rest = " ".join(word for word in measured.split() if word.lower() not in drop).strip().lower()
+    if rest and fact.attribute in ("value", None):
+        return replace(fact, entity=name, attribute=rest)
+    return replace(fact, entity=name)
 
 
-def _name_by_dimension(fact: dict[str, Any]) -> None:
+def _name_by_dimension(fact: Fact) -> Fact:
     """A quantity whose sentence names no measure is named by its unit: "took 3.5 days" -> duration.
 
     Only the generic ``value`` is replaced, only for a unit of one dimension ("km per h" stays), and
     not where the entity already names the measure ("Winter temperatures ... -18 °C", "a span of 12 m").
     """
-    unit = fact["unit"]
-    if fact["attribute"] != "value" or not unit or fact["currency"] or fact["value_kind"] == "count":
-        return
-    if fact["confidence_features"]["entity_anchor"] == "of_noun":
-        return  # "a height of 330 metres": the noun the value completes is the measure
+    unit = fact.unit
+    if fact.attribute != "value" or not unit or fact.currency or fact.value_kind == "count":
+        return fact
+    if fact.anchor == "of_noun":
+        return fact  # "a height of 330 metres": the noun the value completes is the measure
     attribute = DIMENSION_ATTRIBUTES.get(unit_dimension(unit) or "")
-    if attribute is not None and attribute not in (fact["entity"] or "").lower():
-        fact["attribute"] = attribute
+    if attribute is not None and attribute not in (fact.entity or "").lower():
+        return replace(fact, attribute=attribute)
+    return fact
 
 
 _COMPLEMENT_END_RE = re.compile(r"(?i)^(?P<owner>.+?)\s+(?:on|of|in|for|from|with|across|among|at)$")
 
 
-def _count_of_itself(fact: dict[str, Any]) -> None:
+def _count_of_itself(fact: Fact) -> Fact:
     """A number that counts its own subject is a count of it, not an attribute of itself.
 
     "Three patients withdrew" -> (patients, count), not (patients, patients); "Experiments on two
     translation tasks show ..." -> (Experiments, translation tasks): the counted noun leaves the owner.
     """
-    entity, attribute = fact["entity"], fact["attribute"]
+    entity, attribute = fact.entity, fact.attribute
     if not entity or not attribute or attribute in ("count", "value"):
-        return
+        return fact
     if entity.lower() == attribute.lower():
-        fact["attribute"] = "count"
-        return
+        return replace(fact, attribute="count")
     if entity.lower().endswith(" " + attribute.lower()):
         owner = _COMPLEMENT_END_RE.match(entity[: -len(attribute)].rstrip())
         if owner is not None:
-            fact["entity"] = owner.group("owner")
+            return replace(fact, entity=owner.group("owner"))
+    return fact
 
 
-def _inherited(anchor: str, previous: dict[str, Any]) -> str:
+def _inherited(anchor: str, previous: Fact) -> str:
     """A value tied to the one before it ("$96.8bn (2023), $81.5bn (2022)") is as sure of its owner as that one."""
-    earlier = previous["confidence_features"]["entity_anchor"]
+    earlier = previous.anchor
     return anchor if earlier in STRONG_ANCHORS else earlier
 
 
@@ -271,7 +274,7 @@ def _mask_periods(text: str, start: int, end: int, periods: list[Period]) -> str
 class _Link:
     """How a value is tied to the fact before it on its line, when one is there."""
 
-    previous: dict[str, Any] | None
+    previous: Fact | None
     prior: bool  # "down from £6.9bn": an earlier value of the same measure
     apposition: bool  # "$65.6 billion, up 16%": a change set beside the value it changes
     from_to: bool  # "from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019"
@@ -283,12 +286,12 @@ def _fact(
     where: Where,
     value: Value,
     periods: list[Period],
-    facts: list[dict[str, Any]],
+    facts: list[Fact],
     last_entity: str | None,
     chunks: NounChunks,
     others: Sequence[Value] = (),
     aligned: Period | None = None,
-) -> tuple[dict[str, Any] | None, float]:
+) -> tuple[Fact | None, float]:
     """One fact for one value (or ``None`` when nothing says what the value is about), with its quality score."""
     text = where.text
     link = _link_to_previous(where, value, periods, facts)
@@ -307,75 +310,68 @@ def _fact(
     direction = _direction(where, value)
     value_kind, attribute = _kind_and_attribute(where, value, kind, about, direction, prior, link.apposition)
     typed = kind in ("currency", "percentage", "percentage_points", "count") or value.unit is not None
-    confidence = confidence_of(about.anchor, typed, projection, hedge is not None)
-    fact: dict[str, Any] = {
-        "entity": about.entity,
-        "attribute": attribute,
-        "value": value.text,
-        "value_type": value.value_type,
-        "confidence": confidence,
-        "source": None,
-        "numeric_value": value.numeric_value,
-        "value_kind": value_kind,
-        "currency": value.currency,
-        "unit": counted if kind == "count" and counted else value.unit,
-        "scale": value.scale,
-        "range": {"low": value.low, "high": value.high} if value.low is not None else None,
-        "direction": direction,
-        "period": period.to_dict() if period else None,
-        "is_projection": projection,
-        "comparison": "prior" if prior else None,
-        "qualifier": hedge.group(0).strip().lower() if hedge else None,
-        "value_span": [value.start, value.end],
-        "sentence_span": [where.line_start, where.line_end],
-        "sentence": text[where.line_start : where.line_end].strip(),
-        "confidence_features": {
-            "entity_anchor": about.anchor,
-            "typed_value": typed,
-            "has_period": period is not None,
-            "projection": projection,
-            "hedged": hedge is not None,
-        },
-    }
+    fact = Fact(
+        entity=about.entity,
+        attribute=attribute,
+        value=value.text,
+        value_type=value.value_type,
+        confidence=confidence_of(about.anchor, typed, projection, hedge is not None),
+        numeric_value=value.numeric_value,
+        value_kind=value_kind,
+        currency=value.currency,
+        unit=counted if kind == "count" and counted else value.unit,
+        scale=value.scale,
+        low=value.low,
+        high=value.high,
+        direction=direction,
+        period=period,
+        is_projection=projection,
+        comparison="prior" if prior else None,
+        qualifier=hedge.group(0).strip().lower() if hedge else None,
+        value_span=(value.start, value.end),
+        sentence_span=(where.line_start, where.line_end),
+        sentence=text[where.line_start : where.line_end].strip(),
+        anchor=about.anchor,
+        typed_value=typed,
+        has_period=period is not None,
+    )
     anchor_score = 1.0 if about.anchor in STRONG_ANCHORS else 0.5
     certainty = 0.0 if projection else (0.5 if hedge else 1.0)
     score = 0.4 * anchor_score + 0.25 * typed + 0.2 * (period is not None) + 0.15 * certainty
     return fact, score
 
 
-def _link_to_previous(
-    where: Where, value: Value, periods: list[Period], facts: list[dict[str, Any]]
-) -> _Link:
+def _link_to_previous(where: Where, value: Value, periods: list[Period], facts: list[Fact]) -> _Link:
     """What lies between the fact before this value on its line and the value: a list, a conversion, a change."""
     text = where.text
-    previous = facts[-1] if facts and facts[-1]["sentence_span"][0] == where.line_start else None
+    previous = facts[-1] if facts and facts[-1].sentence_span[0] == where.line_start else None
     prior = (
         bool(value.extras.get("prior"))
         or PRIOR_RE.search(text[max(where.seg_start, value.start - 30) : value.start]) is not None
     )
-    if previous is None or previous["value_span"][1] > value.start:
+    if previous is None or previous.value_span[1] > value.start:
         return _Link(previous, prior, apposition=False, from_to=False, continuation=False, conversion=False)
-    gap = _mask_periods(text, previous["value_span"][1], value.start, periods)
+    gap = _mask_periods(text, previous.value_span[1], value.start, periods)
     apposition = APPOSITION_RE.match(gap) is not None or re.fullmatch(r"\s*\(\s*[+±]?\s*", gap) is not None
     from_to = _from_to(where, previous, gap)
     continuation = (
         (from_to or re.fullmatch(r"\s*(?:\(\s*\x00\s*\))?\s*(?:,|and|,\s*and|&|\||\t)\s*", gap) is not None)
-        and previous["value_kind"] in (value.kind, "count" if value.kind == "number" else "")
+        and previous.value_kind in (value.kind, "count" if value.kind == "number" else "")
         and value.low is None
     )
     conversion = (
         re.fullmatch(r"\s*\(\s*(?:or\s+|about\s+|approximately\s+|approx\.\s*|~\s*|≈\s*)?", gap) is not None
         and (value.unit or value.currency) is not None
-        and (previous["unit"] or previous["currency"]) is not None
-        and previous["value_kind"] not in ("percentage", "growth")
+        and (previous.unit or previous.currency) is not None
+        and previous.value_kind not in ("percentage", "growth")
     )
     return _Link(previous, prior, apposition, from_to, continuation, conversion)
 
 
-def _from_to(where: Where, previous: dict[str, Any], gap: str) -> bool:
+def _from_to(where: Where, previous: Fact, gap: str) -> bool:
     """ "from 3,331 employees at June 30, 2018 to 3,667 at June 30, 2019": the same noun, later."""
-    counted = previous["unit"] if previous["value_kind"] == "count" else None
-    previous_start = previous["value_span"][0]
+    counted = previous.unit if previous.value_kind == "count" else None
+    previous_start = previous.value_span[0]
     return (
         re.fullmatch(
             r"\s*(?:(?:at|in|on|as\s+of|for|by|during)\s+(?:the\s+)?\x00)?\s*,?\s*to\s*",
@@ -405,11 +401,9 @@ def _owner(
     return about, counted, link.prior and about is not None and bool(value.extras.get("prior"))
 
 
-def _from_previous(
-    value: Value, link: _Link, previous: dict[str, Any]
-) -> tuple[About, str | None, bool] | None:
+def _from_previous(value: Value, link: _Link, previous: Fact) -> tuple[About, str | None, bool] | None:
     """A conversion, an appositive change, a list or a prior value shares the owner of the fact before it."""
-    entity, attribute = previous["entity"], previous["attribute"]
+    entity, attribute = previous.entity, previous.attribute
     if link.conversion:
         return (
             About(entity, attribute, _inherited("apposition", previous)),
@@ -420,17 +414,17 @@ def _from_previous(
         # "$65.6 billion, up 16%"
         return About(entity, attribute, _inherited("apposition", previous)), None, link.prior
     if link.continuation:
-        counted = previous["unit"] if previous["value_kind"] == "count" else None
+        counted = previous.unit if previous.value_kind == "count" else None
         if link.from_to and value.kind == "number" and value.unit is None and value.scale is None and counted is None:  # fmt: skip
-            value.unit = previous["unit"]  # "from 5 km in 2010 to 7 in 2020": the unit is stated once
+            value.unit = previous.unit  # "from 5 km in 2010 to 7 in 2020": the unit is stated once
         # "$96.8bn (2023), $81.5bn (2022)"
         return About(entity, attribute, _inherited("list", previous)), counted, link.prior
     if (
         link.prior
         and value.low is None
-        and previous["value_kind"] in (value.kind, "count" if value.kind == "number" else "")
+        and previous.value_kind in (value.kind, "count" if value.kind == "number" else "")
     ):
-        counted = previous["unit"] if previous["value_kind"] == "count" and value.kind == "number" else None
+        counted = previous.unit if previous.value_kind == "count" and value.kind == "number" else None
         return (
             About(entity, attribute, _inherited("prior", previous)),
             counted,
