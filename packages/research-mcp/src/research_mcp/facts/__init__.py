@@ -5,6 +5,7 @@ parse that says what each value is about. One pass over the text for values and 
 short walk up the parse tree per value: no extra spaCy passes. Each concept has its module:
 
 - ``extract``: the tool's entry point and one fact per value (``extract_from_doc``);
+- ``fact``: the typed ``Fact`` each step refines, turned into the seed's dict once, at the end;
 - ``about``: what a value is about (entity and attribute) from the parse, a label or proximity;
 - ``measured``: what a value measures when no owner is named ("we granted 547,000 PSUs": the PSUs);
 - ``phrases``: noun phrases and their roles in the parse;  ``labels``: ``Label:`` prefixes and tables;

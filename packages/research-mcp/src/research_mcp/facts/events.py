@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..values import Period
+from .fact import Fact
 from .phrases import noun_phrase, subject_of
 from .vocabulary import DATE_TYPES, EVENT_ATTRIBUTES, NOT_ENTITY_ENTS, PROJECTION_LEMMAS, PRONOUNS
 
@@ -12,13 +13,13 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 
-def date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[str, Any]]:
+def date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[Fact]:
     """Dates of events ("Acme was founded in 1998", "Apple launched the iPhone in June 2007"), value_type date.
 
     Only dates attached by the parse to a known event verb become facts; a year elsewhere is the
     period of another fact, never a value.
     """
-    out: list[dict[str, Any]] = []
+    out: list[Fact] = []
     for p in periods:
         if p.type not in DATE_TYPES or p.year is None or p.span[0] in taken or p.target:
             continue
@@ -50,34 +51,30 @@ def date_facts(doc: Doc, periods: list[Period], taken: set[int]) -> list[dict[st
             continue
         sent = span.root.sent
         out.append(
-            {
-                "entity": noun_phrase(owner, value_tokens),
-                "attribute": attribute,
-                "value": p.text,
-                "value_type": "date",
-                "confidence": "High",
-                "source": None,
-                "numeric_value": None,
-                "value_kind": "date",
-                "currency": None,
-                "unit": None,
-                "scale": None,
-                "range": None,
-                "direction": None,
-                "period": p.to_dict(),
-                "is_projection": False,
-                "comparison": None,
-                "qualifier": None,
-                "value_span": [p.span[0], p.span[1]],
-                "sentence_span": [sent.start_char, sent.end_char],
-                "sentence": sent.text.strip(),
-                "confidence_features": {
-                    "entity_anchor": "object" if owner is obj else "subject",
-                    "typed_value": True,
-                    "has_period": True,
-                    "projection": False,
-                    "hedged": False,
-                },
-            }
+            Fact(
+                entity=noun_phrase(owner, value_tokens),
+                attribute=attribute,
+                value=p.text,
+                value_type="date",
+                confidence="High",
+                numeric_value=None,
+                value_kind="date",
+                currency=None,
+                unit=None,
+                scale=None,
+                low=None,
+                high=None,
+                direction=None,
+                period=p,
+                is_projection=False,
+                comparison=None,
+                qualifier=None,
+                value_span=(p.span[0], p.span[1]),
+                sentence_span=(sent.start_char, sent.end_char),
+                sentence=sent.text.strip(),
+                anchor="object" if owner is obj else "subject",
+                typed_value=True,
+                has_period=True,
+            )
         )
     return out

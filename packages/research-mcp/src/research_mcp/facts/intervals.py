@@ -8,7 +8,9 @@ estimate it follows: (Mortality, 95% CI, 10.1-14.5) and (Mortality, CI level, 95
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import replace
+
+from .fact import Fact
 
 __all__ = ["attach_intervals"]
 
@@ -22,37 +24,44 @@ _LEVEL_BEFORE_RE = re.compile(
 )
 
 
-def attach_intervals(facts: list[dict[str, Any]], text: str) -> None:
+def attach_intervals(facts: list[Fact], text: str) -> list[Fact]:
     """Name an interval's level and its bounds after the estimate before them in their sentence."""
-    for i, fact in enumerate(facts):
-        start, end = fact["value_span"]
-        level = _AFTER_LEVEL_RE.match(text, end) if fact["value_kind"] in ("percentage", "growth") else None
+    named = list(facts)
+    for index, fact in enumerate(facts):
+        start, end = fact.value_span
+        level = _AFTER_LEVEL_RE.match(text, end) if fact.value_kind in ("percentage", "growth") else None
         interval = None if level else _LEVEL_BEFORE_RE.search(text, max(0, start - 40), start)
         if level is None and interval is None:
             continue
         if level is not None:  # "95% CI": the level of the interval
-            fact["attribute"] = f"{_name(level.group('name'))} level"
-            fact["value_kind"], fact["direction"] = "percentage", None
+            attribute = f"{_name(level.group('name'))} level"
+            interval_fact = replace(fact, attribute=attribute, value_kind="percentage", direction=None)
             before = start
         else:  # "95% CI 10.1-14.5": the interval itself
             assert interval is not None
-            fact["attribute"] = f"{''.join(interval.group('level').split())} {_name(interval.group('name'))}"
+            attribute = f"{''.join(interval.group('level').split())} {_name(interval.group('name'))}"
+            interval_fact = replace(fact, attribute=attribute)
             before = interval.start()
         estimate = next(
             (
-                f
-                for f in reversed(facts[:i])
-                if f["value_span"][1] <= before
-                and f["sentence_span"] == fact["sentence_span"]
-                and not _AFTER_LEVEL_RE.match(text, f["value_span"][1])
+                earlier
+                for earlier in reversed(named[:index])
+                if earlier.value_span[1] <= before
+                and earlier.sentence_span == fact.sentence_span
+                and not _AFTER_LEVEL_RE.match(text, earlier.value_span[1])
             ),
             None,
         )
         if estimate is not None:  # as sure of its owner as the estimate is
-            fact["entity"] = estimate["entity"]
-            fact["period"] = fact["period"] or estimate["period"]
-            fact["confidence"] = estimate["confidence"]
-            fact["confidence_features"]["entity_anchor"] = estimate["confidence_features"]["entity_anchor"]
+            interval_fact = replace(
+                interval_fact,
+                entity=estimate.entity,
+                period=interval_fact.period or estimate.period,
+                confidence=estimate.confidence,
+                anchor=estimate.anchor,
+            )
+        named[index] = interval_fact
+    return named
 
 
 def _name(written: str) -> str:
