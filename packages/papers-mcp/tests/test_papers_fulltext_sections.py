@@ -316,3 +316,13 @@ def test_a_pdf_table_with_a_spanning_header_is_written_by_the_table_rule() -> No
         "| --- | --- | --- | --- | --- |\n| Long-context LLM w/o RAG |  |  |  |  |\n"
         "| Llama3.1-70B | 34.26 | 117K | 71.62 | 117K |"
     ) in parts.body
+
+
+def test_an_underscore_drawn_as_a_rule_is_an_underscore_again() -> None:
+    # Issue 18: on an unseen paper the converter wrote the monospace identifier TARGET_ID, whose
+    # underscore the PDF draws as a rule, as "TARGET ~~I~~ D". The issue's observed output is the input
+    # here (no fixture PDF draws its underscores that way); a real strikethrough of words stays.
+    page = "Each row has a `TARGET ~~I~~ D` field.\n\nThe draft said ~~we tried this~~ here."
+    (blocks,) = clean_pages([page])
+    assert blocks[0] == "Each row has a `TARGET_ID` field."
+    assert blocks[1] == "The draft said ~~we tried this~~ here."

@@ -23,7 +23,7 @@ __all__ = [
 
 # The one table of extractor versions, per source: bump a route's version whenever its text for the
 # same paper changes; the local library and the fleet key cached text by it, so old text is re-made.
-EXTRACTOR_VERSIONS = {"html": "2", "ar5iv": "2", "pdf": "4"}
+EXTRACTOR_VERSIONS = {"html": "2", "ar5iv": "2", "pdf": "5"}
 EXTRACTOR_VERSION = EXTRACTOR_VERSIONS["pdf"]  # the PDF route's (its historical name)
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")

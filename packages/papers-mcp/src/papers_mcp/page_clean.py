@@ -73,13 +73,22 @@ class CleanedDocument:
     removed: list[RemovedBlock] = field(default_factory=list)
 
 
+# An underscore that the PDF draws as a rule under monospace text ("TARGET_ID") reaches the converter as
+# a line through the letters after it, which it writes as a strikethrough splitting the word
+# ("TARGET ~~I~~ D"). A struck-out run of one to three letters inside a word is never a deletion an author
+# meant (a real strikethrough covers words, with spaces around it): it is that underscore.
+_UNDERSCORE_AS_STRIKE = re.compile(r"(?<=[A-Za-z0-9]) ?~~([A-Za-z0-9]{1,3})~~ ?(?=[A-Za-z0-9])")
+
+
 def _normalize_text(text: str) -> str:
-    """Fold ligatures (ﬁ, ﬂ, ﬀ, ﬃ) and detached accents into plain letters; drop the arXiv stamp."""
+    """Fold ligatures (ﬁ, ﬂ, ﬀ, ﬃ) and detached accents into plain letters; drop the arXiv stamp; an
+    underscore read as a strikethrough is an underscore again."""
     text = _ACCENT_BEFORE_LETTER.sub(lambda m: m.group(2) + _SPACING_ACCENTS[m.group(1)], text)
     text = _DOTLESS_WITH_MARK.sub(lambda m: {"ı": "i", "ȷ": "j"}[m.group(1)] + m.group(2), text)
     text = unicodedata.normalize("NFKC", text)
     text = _BOLD_INITIAL_SPACE.sub(r"\1", text)
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+    text = _UNDERSCORE_AS_STRIKE.sub(r"_\1", text)
     return _ARXIV_STAMP.sub("", text)
 
 
