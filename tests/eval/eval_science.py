@@ -109,30 +109,41 @@ def bare_predict(texts: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def run_worker(texts: list[str], want_facts: list[bool], src: Path | None) -> list[dict[str, Any]]:
-    """``predict`` in a fresh process; ``src`` (the baseline's source folder) goes first on the path."""
+def run_worker(texts: list[str], want_facts: list[bool], src: list[Path] | None) -> list[dict[str, Any]]:
+    """``predict`` in a fresh process; ``src`` (the baseline's source folders) go first on the path."""
     with tempfile.TemporaryDirectory() as tmp:
         inp, outp = Path(tmp) / "in.json", Path(tmp) / "out.json"
         inp.write_text(json.dumps({"texts": texts, "facts": want_facts}), encoding="utf-8")
         env = dict(os.environ)
         if src is not None:
-            env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+            env["PYTHONPATH"] = os.pathsep.join([*map(str, src), env.get("PYTHONPATH", "")]).rstrip(
+                os.pathsep
+            )
         subprocess.run([sys.executable, __file__, "--worker", str(inp), str(outp)], check=True, env=env)
         return list(json.loads(outp.read_text(encoding="utf-8")))
 
 
-def baseline_source(tmp: Path) -> Path:
-    """research-mcp's source as it was at BASELINE_COMMIT (``git archive``; nothing in the checkout changes)."""
+def baseline_source(tmp: Path) -> list[Path]:
+    """research-mcp's and mcp-shared's source as they were at BASELINE_COMMIT (``git archive``; nothing in
+    the checkout changes): the old research-mcp imports names mcp-shared has since moved."""
     tar = tmp / "baseline.tar"
     with tar.open("wb") as fh:
         subprocess.run(
-            ["git", "-C", str(REPO), "archive", BASELINE_COMMIT, "packages/research-mcp/src"],
+            [
+                "git",
+                "-C",
+                str(REPO),
+                "archive",
+                BASELINE_COMMIT,
+                "packages/research-mcp/src",
+                "packages/mcp-shared/src",
+            ],
             check=True,
             stdout=fh,
         )
     with tarfile.open(tar) as tf:
         tf.extractall(tmp, filter="data")
-    return tmp / "packages" / "research-mcp" / "src"
+    return [tmp / "packages" / "research-mcp" / "src", tmp / "packages" / "mcp-shared" / "src"]
 
 
 # ----------------------------------------------------------------------------- texts
