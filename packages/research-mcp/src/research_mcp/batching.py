@@ -66,7 +66,8 @@ def single_tool(spec: ToolSpec, rt: Runtime) -> Callable[..., Any]:
         )
 
     async def tool(**arguments: Any) -> CallToolResult:
-        found = await run_one(rt, spec, spec.args.model_validate(arguments), True)
+        # The SDK validated the arguments against these same fields (the signature): build, don't re-check.
+        found = await run_one(rt, spec, spec.args.model_construct(**arguments), True)
         return as_result(found.value)
 
     tool.__name__ = spec.name.replace("-", "_")

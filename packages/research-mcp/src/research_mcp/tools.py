@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.types import ToolAnnotations
@@ -113,14 +114,19 @@ class ConflictArgs(_Args):
 
 @dataclass(frozen=True)
 class ParsedWork:
-    """One text-reading call, checked and ready: what the parser reads and what makes the answer."""
+    """One text-reading call, checked and ready: its cache key, what the parser reads, what makes the answer."""
 
     text: str
     """The caller's text (evidence offsets point into it)."""
-    parse_text: str
-    """What spaCy reads: the same length, with markup blanked out."""
     key: str
     compute: Callable[[Doc], dict[str, Any]]
+    reader: Callable[[str], str]
+    """Turns the text into what spaCy reads (same length, markup blanked out)."""
+
+    @cached_property
+    def parse_text(self) -> str:
+        """What spaCy reads; made only on a cache miss (a hit never pays for it)."""
+        return self.reader(self.text)
 
 
 @dataclass(frozen=True)
@@ -153,9 +159,9 @@ def _fact_work(rt: Runtime, args: FactArgs) -> ParsedWork:
     today = date.today()  # the request's date: whether a year is past or to come is judged against it
     return ParsedWork(
         source,
-        mask_markup(source),  # a paper's math and citations are not prose
         rt.fact_key(source, args.source_url, meta),
         lambda doc: rt.facts_from_doc(doc, args.source_url, meta, source, today),
+        mask_markup,  # a paper's math and citations are not prose
     )
 
 
@@ -165,9 +171,9 @@ def _entity_work(rt: Runtime, args: EntityArgs) -> ParsedWork:
     relations = args.extract_relations
     return ParsedWork(
         source,
-        prepare_text(source),
         rt.entity_key(source, types, relations),
         lambda doc: extract_entities(doc, types, relations, source_text=source),
+        prepare_text,
     )
 
 
