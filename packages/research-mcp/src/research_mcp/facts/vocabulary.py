@@ -11,21 +11,7 @@ import re
 from importlib import resources
 from typing import Any
 
-# Case-sensitive on purpose: "May 2024" is a month, "Target" a retailer.
-PROJECTION_WORDS_RE = re.compile(
-    r"\b(?:could|would|may|might|will|Will|expected|expects|projected|projects|projection|forecasts?|forecasted|"
-    r"predicted|predicts|anticipated|estimated\s+to|likely\s+to|set\s+to|poised\s+to|on\s+track\s+to|"
-    r"aims?\s+to|plans?\s+to|outlook|guidance)\b"
-)
-
-
 RELATIVE_CLAUSE_RE = re.compile(r",\s*(?:which|who|that|as)\b[^,]*,")
-
-
-HEDGE_WORDS_RE = re.compile(
-    r"(?i)(?:\b(?:approximately|approx\.?|about|around|roughly|nearly|almost|some|estimated|an\s+estimated|"
-    r"circa|c\.|more\s+than|over|less\s+than|under|at\s+least|up\s+to|as\s+much\s+as|as\s+many\s+as)\s*$|~\s*$)"
-)
 
 
 GROWTH_CONTEXT_RE = re.compile(
@@ -43,14 +29,6 @@ LEFT_KEEP_DEPS = {"compound", "amod", "poss", "nmod", "npadvmod"}
 
 
 NOT_ENTITY_ENTS = ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL", "QUANTITY", "ORDINAL")
-
-
-METRIC_AFTER_RE = re.compile(
-    r"^\s+(?:in|of)\s+(?:annual\s+|total\s+|net\s+|gross\s+|quarterly\s+|new\s+)?"
-    r"(revenues?|sales|profits?|income|earnings|funding|investments?|assets|debt|cash|spending|capex|orders|"
-    r"bookings|losses|savings|fees|taxes|exports|imports|financing|capital|subsidies|grants|sales\s+revenue)\b",
-    re.IGNORECASE,
-)
 
 
 PRIOR_RE = re.compile(
@@ -73,9 +51,6 @@ APPOSITION_RE = re.compile(
 
 
 AMOUNT_LIKE_RE = re.compile(r"^(?:[A-Z]{0,3}[$€£¥₹]|[-−]?\d[\d.,]*(?:[kKmMbBT]|bn|mn|%)?$)")
-
-
-CLAUSE_BREAK_RE = re.compile(r"(?i)\b(?:while|whereas|but|although|though|however)\b")
 
 
 BY_RE = re.compile(r"(?i:\bby\s*)$")
@@ -121,3 +96,19 @@ MEASURE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["measure_prepositio
 PLACE_PREPOSITIONS: frozenset[str] = frozenset(_FACT_WORDS["place_prepositions"])
 # What a quantity measures when nothing in the sentence names it: its unit's dimension ("3.5 days" is a duration).
 DIMENSION_ATTRIBUTES: dict[str, str] = dict(_FACT_WORDS["dimension_attributes"])
+
+
+def _alternation(name: str) -> str:
+    """The phrases of list ``name`` as a regex alternation, longest first: a space matches any run of spaces."""
+    phrases = sorted(_FACT_WORDS[name], key=len, reverse=True)
+    return "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in phrases)
+
+
+# Case-sensitive on purpose: "May 2024" is a month, "Target" a retailer.
+PROJECTION_WORDS_RE = re.compile(rf"\b(?:{_alternation('projection_words')})\b")
+HEDGE_WORDS_RE = re.compile(rf"(?i)(?:\b(?:{_alternation('hedge_words')})\s*$|~\s*$)")
+METRIC_AFTER_RE = re.compile(
+    rf"^\s+(?:in|of)\s+(?:(?:{_alternation('metric_modifiers')})\s+)?({_alternation('metric_nouns')})\b",
+    re.IGNORECASE,
+)
+CLAUSE_BREAK_RE = re.compile(rf"(?i)\b(?:{_alternation('clause_breaks')})\b")
