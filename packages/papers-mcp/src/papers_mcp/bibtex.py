@@ -15,6 +15,7 @@ from typing import Any
 
 from .metadata import PaperMeta
 from .render import surname
+from .words import stop_words
 
 __all__ = ["bibtex_entry", "bibtex_key", "csl_json", "latex_escape"]
 
@@ -62,52 +63,6 @@ _SPECIAL = {
     "^": r"\textasciicircum{}",
     "\\": r"\textbackslash{}",
 }
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "how",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "our",
-        "the",
-        "their",
-        "this",
-        "to",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "with",
-        "without",
-        "you",
-        "your",
-        "all",
-        "can",
-        "via",
-        "using",
-        "towards",
-        "toward",
-        "do",
-        "does",
-        "not",
-    ]
-)
 
 
 def _accented(base: str, marks: str) -> str:
@@ -155,7 +110,11 @@ def _year(meta: PaperMeta) -> str:
 def bibtex_key(meta: PaperMeta) -> str:
     """arXiv's key: first author's surname, the year, the first two words of the title that carry meaning."""
     author = _ascii_word(surname(meta.authors[0]).split()[-1]) if meta.authors else "anonymous"
-    words = [w for w in (_ascii_word(t) for t in re.split(r"[\s\-:]+", meta.title)) if w and w not in _STOP]
+    words = [
+        w
+        for w in (_ascii_word(t) for t in re.split(r"[\s\-:]+", meta.title))
+        if w and w not in stop_words("citation_key")
+    ]
     return f"{author}{_year(meta)}{''.join(words[:2])}" or meta.arxiv_id.base.replace("/", "")
 
 

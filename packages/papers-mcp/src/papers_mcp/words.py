@@ -11,7 +11,8 @@ __all__ = ["stop_words"]
 
 
 @cache
-def stop_words(use: Literal["passage_query", "search_terms"]) -> frozenset[str]:
-    """The function words dropped from a question (``passage_query``) or from arXiv search terms."""
+def stop_words(use: Literal["passage_query", "search_terms", "citation_key"]) -> frozenset[str]:
+    """The function words dropped from a question (``passage_query``), from arXiv search terms, or from
+    the title words of a BibTeX key (``citation_key``)."""
     data = json.loads(files("papers_mcp").joinpath("data", "stopwords.json").read_text(encoding="utf-8"))
     return frozenset(data[use])
