@@ -28,10 +28,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from papers_mcp.fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
+from papers_mcp.levels import passage_parts
 from papers_mcp.library import Library
 from papers_mcp.outline import build_outline
 from papers_mcp.passages import (
-    LEVEL_PARTS,
     Chunk,
     PassageIndex,
     candidates_for,
@@ -114,7 +114,7 @@ def main() -> int:
                     continue
                 _, terms = check_query(case["question"])
                 started = time.perf_counter()
-                ranked = index.search(doc, terms, LEVEL_PARTS["all"], candidates_for(MAX_PASSAGES))
+                ranked = index.search(doc, terms, passage_parts("all"), candidates_for(MAX_PASSAGES))
                 chosen = select_passages(ranked, MAX_PASSAGES, PASSAGE_BUDGET_TOKENS)
                 latencies.append((time.perf_counter() - started) * 1000)
                 tokens.append(sum(p.tokens for p in chosen))

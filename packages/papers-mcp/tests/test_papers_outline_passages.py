@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from mcp_shared import ErrorCode, ToolFailure
 from papers_mcp.fulltext import PaperText
+from papers_mcp.levels import passage_parts
 from papers_mcp.library import Library
 from papers_mcp.outline import build_outline
 from papers_mcp.passages import (
-    LEVEL_PARTS,
     MAX_QUERY_CHARS,
     Passage,
     PassageIndex,
@@ -287,9 +287,9 @@ def test_a_body_query_never_returns_reference_entries(index: PassageIndex) -> No
     tree = build_outline(TRANSFORMER)
     doc = index.build("k1", "1706.03762v5", chunk_paper(tree, ""))
     _, terms = check_query("layer normalization")
-    everywhere = index.search(doc, terms, LEVEL_PARTS["all"], 10)
+    everywhere = index.search(doc, terms, passage_parts("all"), 10)
     assert {p.part for p in everywhere} >= {"body", "references"}
-    body_only = index.search(doc, terms, LEVEL_PARTS["body"], 10)
+    body_only = index.search(doc, terms, passage_parts("body"), 10)
     assert body_only and {p.part for p in body_only} == {"body"}
     assert all("arXiv:1607.06450" not in p.text for p in body_only)
     assert body_only[0].path == "3 Model Architecture › 3.1 Encoder and Decoder Stacks"
@@ -317,7 +317,7 @@ def test_the_key_changes_with_the_text() -> None:
 def test_fts5_syntax_in_a_query_is_read_as_words(index: PassageIndex, query: str) -> None:
     doc = index.build("k", "p", chunk_paper(build_outline(TRANSFORMER), ""))
     _, terms = check_query(query)
-    index.search(doc, terms, LEVEL_PARTS["all"], 5)  # no sqlite3.OperationalError
+    index.search(doc, terms, passage_parts("all"), 5)  # no sqlite3.OperationalError
 
 
 def test_the_answer_keeps_to_the_passage_count_and_budget() -> None:

@@ -7,10 +7,11 @@ PyMuPDF itself (``convert`` does, lazily), so importing it keeps server start-up
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import convert, sections
+from .headings import Heading, headings_from_data
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -23,7 +24,7 @@ __all__ = [
 
 # The one table of extractor versions, per source: bump a route's version whenever its text for the
 # same paper changes; the local library and the fleet key cached text by it, so old text is re-made.
-EXTRACTOR_VERSIONS = {"html": "2", "ar5iv": "2", "pdf": "5"}
+EXTRACTOR_VERSIONS = {"html": "3", "ar5iv": "3", "pdf": "6"}
 EXTRACTOR_VERSION = EXTRACTOR_VERSIONS["pdf"]  # the PDF route's (its historical name)
 
 _TEXT_FIELDS = ("front", "body", "references", "appendix")
@@ -42,6 +43,9 @@ class PaperText:
     appendix: str  # appendix sections only ("" when none); also material after the references
     pages: int  # PDF pages; 0 for a text read from HTML, which has none
     source: str = "pdf"  # a key of SOURCES
+    # The headings the route found (``headings``), the outline's structure; None for a text made
+    # without a route (by hand), whose outline is read from its markdown headings.
+    headings: tuple[Heading, ...] | None = None
 
     @property
     def source_label(self) -> str:
@@ -50,7 +54,10 @@ class PaperText:
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict, the form the local library stores."""
-        return asdict(self)
+        data: dict[str, object] = {name: getattr(self, name) for name in _TEXT_FIELDS}
+        data.update(pages=self.pages, source=self.source)
+        data["headings"] = None if self.headings is None else [h.to_dict() for h in self.headings]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> PaperText:
@@ -67,7 +74,8 @@ class PaperText:
         source = data.get("source", "pdf")
         if source not in SOURCES:
             raise ValueError(f"PaperText field 'source' must be one of {sorted(SOURCES)}, got {source!r}")
-        return cls(pages=pages, source=str(source), **texts)
+        headings = headings_from_data(data.get("headings"), texts)
+        return cls(pages=pages, source=str(source), headings=headings, **texts)
 
 
 def extract_paper_text(
@@ -95,4 +103,5 @@ def paper_text(document: sections.ConvertedDocument) -> PaperText:
         references=parts.references,
         appendix=parts.appendix,
         pages=document.pages,
+        headings=parts.headings,
     )

@@ -40,8 +40,10 @@ import lxml.etree
 from lxml.etree import _Element
 
 from .fulltext import EXTRACTOR_VERSIONS, PaperText
+from .headings import HeadingLine, locate
 from .html_quality import HtmlSignals, failed_conversion
 from .latexml_front import LABEL_CLASSES, front_lines, heading_paragraph, headless_front
+from .latexml_headings import heading_line
 from .math_numbers import plain_number
 from .tables import Cell, Row, markdown_table
 
@@ -269,7 +271,7 @@ class _Renderer:
             return []
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             title = self.inline(element)
-            return [f"{'#' * _depth(element)} {title}"] if title else []
+            return [heading_line(element, title)] if title else []
         if tag == "table" and classes & _EQUATION_CLASSES:
             lines, extra = self._equations(element)
             out = ["\n".join(lines)] if lines else []
@@ -433,12 +435,6 @@ def _has_class(element: _Element, name: str) -> bool:
     return any(name in _classes(d) for d in element.iterdescendants() if d.get("class"))
 
 
-def _depth(heading: _Element) -> int:
-    """``##`` for a top-level section, one more per enclosing section, at most ``######``."""
-    sections = sum(1 for _ in heading.iterancestors("section"))
-    return max(2, min(6, 1 + sections))
-
-
 def _span(cell: _Element, attribute: str) -> int:
     """A cell's colspan or rowspan (1 when absent or malformed; capped, a table is never that wide)."""
     value = cell.get(attribute) or "1"
@@ -569,7 +565,8 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
             lines = front_lines(renderer, child)
             levels.front.extend(renderer.block(child) if lines is None else lines)
         elif not sectioned and (heading := heading_paragraph(renderer, child)) is not None:
-            levels.body.append(f"## {heading}")  # a page without sections: its typed headings
+            # A page without sections: its typed headings, numbered by their text if at all.
+            levels.body.append(HeadingLine(f"## {heading}", heading, None, 1))
         else:
             _route(renderer, child, levels, after_bibliography)
     signals = replace(_signals(article, 0), titled=titled)
@@ -578,15 +575,17 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
         raise ValueError(failure)
     if not signals.bib_entries:
         levels.references = []  # a bibliography heading over an empty list is no reference list
-    body = "\n\n".join(levels.body)
-    appendix = "\n\n".join(levels.appendix)
+    body, in_body = locate("body", levels.body)
+    references, in_references = locate("references", levels.references)
+    appendix, in_appendix = locate("appendix", levels.appendix)
     text = PaperText(
         front="\n\n".join(levels.front),
         body=body,
-        references="\n\n".join(levels.references),
+        references=references,
         appendix=appendix,
         pages=0,
         source=source,
+        headings=(*in_body, *in_references, *in_appendix),
     )
     words = len(body.split()) + len(appendix.split())
     return LatexmlPage(text=text, signals=replace(signals, words=words))

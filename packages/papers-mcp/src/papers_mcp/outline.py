@@ -1,12 +1,16 @@
-"""A paper's section tree, read from the markdown headings of its ``PaperText``.
+"""A paper's section tree, built from the headings its route found (``PaperText.headings``).
 
-The tree is built from the markdown alone, so it works the same for every route that produces
-``PaperText`` (PDF conversion, arXiv's HTML). Heading levels (``#`` counts) from a PDF are not
-reliable (a 2.1 heading can carry one ``#`` and its parent two), so the hierarchy comes from
-the section numbers a paper prints: ``3.2.1`` sits under ``3.2``; a REVTeX ``A.`` under a Roman
-``II.``; an ``Appendix A`` (or a lettered section in the appendix) starts an appendix section.
-Only unnumbered headings fall back to ``#`` counts. A "heading" that starts with a lower-case
-word or a bullet is a line the converter promoted by mistake and is read as text.
+Each route records its headings as it writes the text (``headings``): arXiv's HTML gives each
+heading's number (LaTeXML's ``ltx_tag``) and its nesting; the PDF route gives the blocks its
+splitter read as headings, with their levels where the PDF's outline (bookmarks) lists them. What
+the route does not say is read from the heading's text: the PDF prints numbers, not structure, and
+its ``#`` counts are not reliable (a 2.1 heading can carry one ``#`` and its parent two), so the
+hierarchy comes from the section numbers a paper prints: ``3.2.1`` sits under ``3.2``; a REVTeX
+``A.`` under a Roman ``II.``; an ``Appendix A`` (or a lettered section in the appendix) starts an
+appendix section. Only unnumbered headings without a level fall back to ``#`` counts. A PDF
+"heading" that starts with a lower-case word or a bullet is a line the converter promoted by
+mistake and is read as text. A text made without a route (``headings`` None) is read from its
+markdown headings by the same rules.
 
 Each section spans from its heading to the next heading at its depth or above, in its part
 (body, references or appendix), so a section never crosses a level boundary. The references
@@ -22,12 +26,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .fulltext import PaperText
+from .headings import PARTS, Heading, Part, in_part
 from .render import CHARS_PER_TOKEN  # the page budget's estimate, so a section's size matches its pages
 
 __all__ = ["PATH_SEPARATOR", "Outline", "Part", "Section", "build_outline", "section_tokens"]
-
-Part = Literal["body", "references", "appendix"]
-PARTS: tuple[Part, ...] = ("body", "references", "appendix")
 
 PATH_SEPARATOR = " › "
 
@@ -87,6 +89,7 @@ class _Heading:
     number: str  # as printed, without the trailing dot: "3.2", "II", "A"
     style: Style
     appendix_prefix: bool
+    depth: int = 0  # the nesting the route gave (1 = top of its part), 0 when it gave none
 
 
 def clean_title(raw: str) -> str:
@@ -128,6 +131,49 @@ def _headings(markdown: str, part: Part) -> list[_Heading]:
             _Heading(match.start(), len(match[1]), clean_title(match[2]), name, number, style, prefixed)
         )
     return found
+
+
+_HASHES = re.compile(r"#{1,6}(?=[ \t])")
+_FIRST_COMPONENT = re.compile(r"^[^.\-]+")
+
+
+def _style(number: str) -> Style:
+    """How a number the route gave is written: "3.2" arabic, "II.1" roman, "A.1" letter."""
+    first = _FIRST_COMPONENT.match(number)
+    head = first[0] if first else ""
+    if head.isdigit():
+        return "arabic"
+    if (re.fullmatch(r"[IVX]{1,6}", head) and len(head) > 1) or head == "I":
+        return "roman"
+    return "letter" if re.fullmatch(r"[A-Z]", head) else ""
+
+
+def _found_heading(found: Heading, markdown: str, top: int) -> _Heading | None:
+    """A route's heading as the tree reads it; its number from the text when the route gave none."""
+    hashes = _HASHES.match(markdown, found.start)
+    count = len(hashes[0]) if hashes else 0
+    depth = found.depth - top + 1 if found.depth else 0
+    title = clean_title(found.title)
+    if found.number is None:
+        parsed = _parse_heading(title, found.part)
+        if parsed is None:
+            return None
+        number, name, style, prefixed = parsed
+        return _Heading(found.start, count, title, name, number, style, prefixed, depth)
+    if not title:
+        return None
+    number = found.number
+    prefixed = bool(re.match(r"(?i)appendi(?:x|ces)\b", title))
+    lead = re.match(rf"(?i)^(?:appendix\s+)?{re.escape(number)}[.:]?\s+", title) if number else None
+    name = title[lead.end() :].strip() if lead else title
+    return _Heading(found.start, count, title, name or title, number, _style(number), prefixed, depth)
+
+
+def _route_headings(headings: Sequence[Heading], markdown: str, part: Part) -> list[_Heading]:
+    """The part's headings the route found, their depths counted from the part's shallowest."""
+    found = in_part(headings, part)
+    top = min((h.depth for h in found if h.depth), default=1)
+    return [h for f in found if (h := _found_heading(f, markdown, top)) is not None]
 
 
 def _norm_words(text: str) -> list[str]:
@@ -245,29 +291,34 @@ def section_tokens(markdown: str) -> int:
 
 def _place(stack: list[Section], heading: _Heading, part: Part) -> tuple[int, str]:
     """Depth and full number of a numbered heading, given the open sections above it."""
-    if heading.appendix_prefix:
+    if heading.depth:
+        depth = heading.depth
+    elif heading.appendix_prefix:
         return 1, heading.number
-    parts_of_number = heading.number.split(".")
-    if len(parts_of_number) > 1:  # "3.2.1", "A.1", "II.1": the number says the depth
-        return len(parts_of_number), heading.number
-    numbered = [s for s in stack if s.style]
-    same = next((s for s in numbered if s.style == heading.style), None)
-    if same is not None:
-        depth = same.depth
-    elif numbered:
-        depth = numbered[-1].depth + 1
+    elif len(heading.number.split(".")) > 1:  # "3.2.1", "A.1", "II.1": the number says the depth
+        return len(heading.number.split(".")), heading.number
     else:
-        depth = 1
+        depth = _depth_by_style(stack, heading)
+    if "." in heading.number or heading.appendix_prefix:
+        return depth, heading.number
     parent = next((s for s in reversed(stack) if s.depth < depth and s.number), None)
     if depth > 1 and parent is not None:
         return depth, f"{parent.number}.{heading.number}"
     return depth, heading.number
 
 
-def _build_part(markdown: str, part: Part, sections: list[Section]) -> None:
+def _depth_by_style(stack: list[Section], heading: _Heading) -> int:
+    """A single-part number's depth: that of the open section numbered the same way, else one below."""
+    numbered = [s for s in stack if s.style]
+    same = next((s for s in numbered if s.style == heading.style), None)
+    if same is not None:
+        return same.depth
+    return numbered[-1].depth + 1 if numbered else 1
+
+
+def _build_part(markdown: str, part: Part, sections: list[Section], headings: list[_Heading]) -> None:
     if not markdown.strip():
         return
-    headings = _headings(markdown, part)
     if part == "references":
         first = headings[0] if headings and not markdown[: headings[0].start].strip() else None
         number = first.number if first is not None and first.style == "arabic" else ""
@@ -287,7 +338,7 @@ def _build_part(markdown: str, part: Part, sections: list[Section]) -> None:
                 stack.pop()
         else:
             holder = next((s for s in reversed(stack) if s.hashes < heading.hashes), None)
-            depth = holder.depth + 1 if holder is not None else 1
+            depth = heading.depth or (holder.depth + 1 if holder is not None else 1)
             while stack and stack[-1].depth >= depth:
                 stack.pop()
             number = ""
@@ -328,10 +379,18 @@ def _selectors(outline: Outline) -> None:
 
 
 def build_outline(text: PaperText) -> Outline:
-    """The section tree of ``text``: body, then references, then appendix, in reading order."""
+    """The section tree of ``text``: body, then references, then appendix, in reading order.
+
+    Built from the headings the route found; a text without them is read from its markdown.
+    """
     sections: list[Section] = []
     for part in PARTS:
-        _build_part(str(getattr(text, part)), part, sections)
+        markdown = str(getattr(text, part))
+        if text.headings is None:
+            headings = _headings(markdown, part)
+        else:
+            headings = _route_headings(text.headings, markdown, part)
+        _build_part(markdown, part, sections, headings)
     outline = Outline(text, sections)
     _selectors(outline)
     return outline

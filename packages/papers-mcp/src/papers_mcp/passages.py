@@ -27,12 +27,12 @@ from dataclasses import dataclass
 
 from mcp_shared import ErrorCode, ToolFailure
 
+from .headings import PARTS
 from .library import Library
-from .outline import PARTS, PATH_SEPARATOR, Outline, section_tokens
+from .outline import PATH_SEPARATOR, Outline, section_tokens
 from .words import stop_words
 
 __all__ = [
-    "LEVEL_PARTS",
     "MAX_QUERY_CHARS",
     "Chunk",
     "Passage",
@@ -57,12 +57,6 @@ _TEXT_WEIGHT, _HEADING_WEIGHT = 1.0, 0.5
 # A word this long also matches as a prefix: the Porter stemmer leaves "agree"/"agreement" or
 # "compute"/"computation" apart; shorter words would match too much ("rate*": "ratio", "rated").
 _PREFIX_MIN_CHARS = 5
-
-LEVEL_PARTS: dict[str, tuple[str, ...]] = {
-    "body": ("abstract", "body"),
-    "appendix": ("appendix",),
-    "all": ("abstract", "body", "references", "appendix"),
-}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS passage_docs (

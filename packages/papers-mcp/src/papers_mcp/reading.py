@@ -20,11 +20,11 @@ from mcp_shared import ErrorCode, ToolFailure
 
 from .answers import outline_block, passage_entries, passages_block, section_entries, section_entry
 from .fulltext import PaperText
-from .levels import LEVEL_PARTS, section_parts
+from .headings import PARTS, Part
+from .levels import LEVEL_PARTS, passage_parts, section_parts
 from .library import Library
 from .metadata import PaperMeta
-from .outline import PARTS, Outline, Part, build_outline
-from .passages import LEVEL_PARTS as PASSAGE_PARTS
+from .outline import Outline, build_outline
 from .passages import (
     PassageIndex,
     candidates_for,
@@ -262,7 +262,7 @@ class Reader:
             doc = self.index.build(key, vid, chunks)
             logger.info("indexed %d passages of arxiv:%s", len(chunks), vid)
         limit = self.settings.max_passages
-        ranked = self.index.search(doc, request.terms, PASSAGE_PARTS[request.level], candidates_for(limit))
+        ranked = self.index.search(doc, request.terms, passage_parts(request.level), candidates_for(limit))
         chosen = select_passages(ranked, limit, PASSAGE_BUDGET_TOKENS)
         block = passages_block(chosen, vid, request.level)
         rendered = f"{header}\n- Query: {request.query}\n\n{block}"

@@ -41,6 +41,7 @@ __all__ = [
     "appendix_start",
     "body_start",
     "contents_region",
+    "find_heading",
     "references_end",
     "references_start",
 ]
@@ -85,7 +86,7 @@ def contents_region(blocks: Sequence[Block], headings: dict[int, str]) -> set[in
     return region
 
 
-def _find_heading(layout: Layout, title: str, page: int, start: int = 0) -> int | None:
+def find_heading(layout: Layout, title: str, page: int, start: int = 0) -> int | None:
     """The block that prints an outline title, searched on the outline's page (1-based) first."""
     blocks = layout.blocks
     want = _fold(re.sub(r"^\s*(?:[0-9]+(?:\.[0-9]+)*|[IVX]+|[A-Z])\.?\s+", "", title)) or _fold(title)
@@ -220,7 +221,7 @@ def _outline_body_start(layout: Layout, toc: Sequence[TocEntry]) -> int | None:
         is_root_title = entry is toc[0] and len(toc) > 1 and entry.page == 1
         if is_root_title and entry.level == min(e.level for e in toc) and not SECTION_TITLE.match(title):
             continue
-        return _find_heading(layout, title, entry.page)
+        return find_heading(layout, title, entry.page)
     return None
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .headings import Heading
+
 __all__ = ["Block", "ConvertedDocument", "Sections", "TocEntry"]
 
 
@@ -31,12 +33,13 @@ class ConvertedDocument:
 
 @dataclass(frozen=True)
 class Sections:
-    """The four parts of a paper, as markdown."""
+    """The four parts of a paper, as markdown, and the headings found in them."""
 
     front: str
     body: str
     references: str
     appendix: str
+    headings: tuple[Heading, ...] = ()
 
 
 @dataclass(frozen=True)

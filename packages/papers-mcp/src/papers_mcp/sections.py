@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .page_clean import CleanedDocument, RemovedBlock, clean_document, clean_pages
+from .pdf_headings import outline_levels, part_texts
 from .section_blocks import (
     APPENDIX_TITLE,
     LETTERED_TITLE,
@@ -76,10 +77,6 @@ __all__ = [
 ]
 
 
-def _join(blocks: Sequence[Block]) -> str:
-    return "\n\n".join(b.text for b in blocks).strip()
-
-
 FRONT, BODY, REFERENCES, APPENDIX = "front", "body", "references", "appendix"
 
 
@@ -97,22 +94,27 @@ def _blocks_of(document: ConvertedDocument) -> list[Block]:
 
 
 def split_document(document: ConvertedDocument) -> Sections:
-    """Split a converted paper; see the module docstring for where each part ends."""
+    """Split a converted paper; see the module docstring for where each part ends.
+
+    The headings the split found are kept with the parts (``pdf_headings``), for the outline.
+    """
     blocks = _blocks_of(document)
-    parts = _assign(blocks, document.toc)
-    texts = {
-        name: _join([b for b, part in zip(blocks, parts, strict=True) if part == name])
-        for name in (FRONT, BODY, REFERENCES, APPENDIX)
-    }
+    headings = {i: h for i, b in enumerate(blocks) if (h := heading_text(b.text)) is not None}
+    layout = Layout(blocks, headings, contents_region(blocks, headings))
+    parts = _assign(layout, document.toc)
+    texts, found = part_texts(layout, parts, outline_levels(layout, document.toc))
     return Sections(
-        front=texts[FRONT], body=texts[BODY], references=texts[REFERENCES], appendix=texts[APPENDIX]
+        front=texts[FRONT],
+        body=texts[BODY],
+        references=texts[REFERENCES],
+        appendix=texts[APPENDIX],
+        headings=found,
     )
 
 
-def _assign(blocks: list[Block], toc: Sequence[TocEntry]) -> list[str]:
+def _assign(layout: Layout, toc: Sequence[TocEntry]) -> list[str]:
     """The part of every block, by index: each block gets exactly one."""
-    headings = {i: h for i, b in enumerate(blocks) if (h := heading_text(b.text)) is not None}
-    layout = Layout(blocks, headings, contents_region(blocks, headings))
+    blocks, headings = layout.blocks, layout.headings
     first_refs = references_start(layout, toc, 0)
     start, displaced_abstract = body_start(layout, toc, first_refs if first_refs is not None else len(blocks))
     refs_start = references_start(layout, toc, start + 1)
