@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import pymupdf
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
@@ -224,6 +225,18 @@ async def test_the_abstract_level_ends_with_the_outline_once_the_paper_is_in_the
     sizes = {s["number"] or s["title"]: s["tokens"] for s in data["sections"]}
     assert sizes["5"] > sizes["5.1"] + sizes["5.2"] > 0
     assert answer.index("## Abstract") < answer.index("## Outline")
+
+
+async def test_the_outline_has_the_levels_of_the_pdfs_own_outline(
+    papers: Client, replay: Replay, schemas: dict[str, dict[str, Any]]
+) -> None:
+    """The PDF's bookmarks (its outline, read here with PyMuPDF) are the expected sections and depths."""
+    with pymupdf.open(replay.fixtures / "pdfs" / f"{PAPER}v1.pdf") as pdf:
+        bookmarks = [(title, level) for level, title, _ in pdf.get_toc()]
+    assert len(bookmarks) == 16  # 8 sections, 8 subsections
+    data = structured(await call(papers, level="all"), schemas["query-paper"])
+    numbered = [(s["title"], s["depth"]) for s in data["sections"] if s["number"]]
+    assert numbered == bookmarks
 
 
 async def test_no_outline_before_the_paper_is_converted(papers: Client, replay: Replay) -> None:

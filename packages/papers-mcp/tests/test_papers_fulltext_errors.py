@@ -5,14 +5,17 @@ Bad files are made in tmp_path from the real fixture bytes (or plain text), neve
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from mcp_shared import ErrorCode, ToolFailure
 from papers_mcp.fulltext import EXTRACTOR_VERSION, PaperText, extract_paper_text
+from papers_mcp.headings import Heading
 from papers_mcp.ids import ArxivId
 from papers_mcp.library import Library
 from support.required import missing
@@ -116,6 +119,29 @@ def test_paper_text_round_trips_through_a_dict() -> None:
         front="# T\n\nAbstract", body="## 1 Intro", references="[1] A. B.", appendix="", pages=3
     )
     assert PaperText.from_dict(paper.to_dict()) == paper
+    headed = replace(paper, headings=(Heading("body", 0, "1 Intro", "1", 1),))
+    assert PaperText.from_dict(json.loads(json.dumps(headed.to_dict()))) == headed
+
+
+_TEXTS = {"front": "", "body": "## 1 Intro", "references": "", "appendix": "", "pages": 1}
+
+
+@pytest.mark.parametrize(
+    "headings",
+    [
+        {"part": "body"},  # not a list
+        [
+            {"part": "front", "start": 0, "title": "T", "number": None, "depth": 0}
+        ],  # the front has no sections
+        [{"part": "body", "start": 99, "title": "1 Intro", "number": "1", "depth": 1}],  # outside its part
+        [{"part": "body", "start": "0", "title": "1 Intro", "number": "1", "depth": 1}],  # start not a number
+        [{"part": "body", "start": 0, "title": "1 Intro", "number": 1, "depth": 1}],  # number not text
+        [{"part": "body", "start": 0, "title": "1 Intro", "number": "1", "depth": -1}],
+    ],
+)
+def test_headings_from_a_corrupt_cache_entry_raise_value_error(headings: object) -> None:
+    with pytest.raises(ValueError, match="heading"):
+        PaperText.from_dict({**_TEXTS, "headings": headings})
 
 
 @pytest.mark.parametrize(
