@@ -13,7 +13,8 @@ Rendering rules, each chosen so an agent reads the text once and in order:
   written as the number (``34.26``, ``**88.65**``: ``math_numbers``);
 - paragraphs flow: inline math, citations and references stay in their sentence; whitespace runs
   collapse to one space;
-- headings carry their number (``## III Strong Field Limit``) at the depth of their nesting;
+- headings carry their number (``## III Strong Field Limit``) at the depth of their nesting, and
+  are kept with the text with that number and depth (``latexml_headings``), for the outline;
 - tables become markdown tables under their caption, spanning headers flattened into the
   columns they cover and row-spanning cells repeated (``tables``); figures become their captions;
 - citations are their labels (``[3, 1]``, ``(Luo et al., 2022)``, an unresolved key as ``[Key]``);
