@@ -130,8 +130,10 @@ class Reader:
 
     @staticmethod
     def key(meta: PaperMeta, text: PaperText) -> str:
+        # The headings too: the outline, and so each passage's section, is built from them.
+        headings = json.dumps([h.to_dict() for h in text.headings or ()])
         return index_key(
-            meta.arxiv_id.text, text.source, (text.front, text.body, text.references, text.appendix)
+            meta.arxiv_id.text, text.source, (text.front, text.body, text.references, text.appendix, headings)
         )
 
     def outline(self, meta: PaperMeta, text: PaperText) -> Outline:
