@@ -76,7 +76,13 @@ _FRONT_CLASSES = frozenset(
 )
 # Before the first section these are title-page material: notes, dated or ruled blocks.
 _TITLE_PAGE_CLASSES = frozenset({"ltx_note", "ltx_logical-block", "ltx_acknowledgements"})
-_KEYWORDS_PARAGRAPH = re.compile(r"^(?:key\s*words?|index\s+terms)\b", re.IGNORECASE)
+# A paragraph before the first section that opens with one of these labels is title-page material:
+# keywords and the subject classifications journals ask for (MSC, PACS, JEL, ACM CCS).
+_KEYWORDS_PARAGRAPH = re.compile(
+    r"^(?:key\s*words?|index\s+terms|(?:\d{4}\s+)?(?:mathematics\s+|mathematical\s+|ams\s+)?subject\s+"
+    r"classifications?|msc|pacs(?:\s+numbers?)?|jel(?:\s+classification)?|ccs\s+concepts|acm\s+(?:ccs|classification))\b",
+    re.IGNORECASE,
+)
 _LABELLED = frozenset({"ltx_theorem", "ltx_proof", "ltx_acknowledgements"})
 _EQUATION_CLASSES = frozenset({"ltx_equation", "ltx_equationgroup", "ltx_eqn_table"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -241,7 +247,7 @@ class _Renderer:
             run.clear()
             if text:
                 out.append(text)
-            self._flush_notes(out)
+            self.flush_notes(out)
 
         for child in element:
             if id(child) not in skipped:
@@ -254,7 +260,8 @@ class _Renderer:
         flush()
         return out
 
-    def _flush_notes(self, out: list[str]) -> None:
+    def flush_notes(self, out: list[str]) -> None:
+        """Write the notes of the text rendered so far (``[^n]: …``) after it, into ``out``."""
         if self._notes:
             out.extend(self._notes)
             self._notes = []
@@ -276,7 +283,7 @@ class _Renderer:
         if tag == "table" and classes & _EQUATION_CLASSES:
             lines, extra = self._equations(element)
             out = ["\n".join(lines)] if lines else []
-            self._flush_notes(out)
+            self.flush_notes(out)
             return out + extra
         if tag == "table" or "ltx_tabular" in classes:
             return self._table(element) if _multicolumn(element) else self.blocks(element)
@@ -306,7 +313,7 @@ class _Renderer:
         """A figure's caption first, then what it holds that is text (tables, sub-figure captions)."""
         captions = [c for c in figure if _tag(c) == "figcaption"]
         out = [text for c in captions if (text := self.inline(c))]
-        self._flush_notes(out)
+        self.flush_notes(out)
         return out + self.blocks(figure, skip=captions)
 
     def _list(self, element: _Element) -> list[str]:
@@ -395,7 +402,7 @@ class _Renderer:
             )
         markdown = markdown_table(rows)
         out = [markdown] if markdown else []
-        self._flush_notes(out)
+        self.flush_notes(out)
         return out
 
 
@@ -565,6 +572,7 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
         ):
             lines = front_lines(renderer, child)
             levels.front.extend(renderer.block(child) if lines is None else lines)
+            renderer.flush_notes(levels.front)  # a front line's footnote stays in the front
         elif not sectioned and (heading := heading_paragraph(renderer, child)) is not None:
             # A page without sections: its typed headings, numbered by their text if at all.
             levels.body.append(HeadingLine(f"## {heading}", heading, None, 1))

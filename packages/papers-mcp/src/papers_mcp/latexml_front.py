@@ -158,7 +158,9 @@ def front_lines(renderer: Inline, element: _Element) -> list[str] | None:
         titles = [c for c in element if _tag(c) in ("h1", "h2", "h3", "h4", "h5", "h6")][:1]
         parts = renderer.blocks(element, skip=titles)
         return ["Abstract:", *parts] if parts else []
-    if "ltx_keywords" in classes or ("ltx_para" in classes and _KEYWORDS.match(renderer.inline(element))):
+    if "ltx_keywords" in classes or (
+        "ltx_para" in classes and _KEYWORDS.match(renderer.inline(element, notes=False))
+    ):
         return keywords_line(renderer, element)
     return None
 

@@ -292,7 +292,11 @@ def section_tokens(markdown: str) -> int:
 def _place(stack: list[Section], heading: _Heading, part: Part) -> tuple[int, str]:
     """Depth and full number of a numbered heading, given the open sections above it."""
     if heading.depth:
-        depth = heading.depth
+        # The route's nesting, unless the number names an open section as its parent ("A.1" under
+        # "A"): a page whose sections are not nested in its markup still numbers them.
+        prefix = heading.number.rpartition(".")[0]
+        owner = next((s for s in reversed(stack) if prefix and s.number == prefix), None)
+        depth = owner.depth + 1 if owner is not None else heading.depth
     elif heading.appendix_prefix:
         return 1, heading.number
     elif len(heading.number.split(".")) > 1:  # "3.2.1", "A.1", "II.1": the number says the depth
@@ -341,7 +345,7 @@ def _build_part(markdown: str, part: Part, sections: list[Section], headings: li
             depth = heading.depth or (holder.depth + 1 if holder is not None else 1)
             while stack and stack[-1].depth >= depth:
                 stack.pop()
-            number = ""
+            number = heading.number  # "" unless the route gave one in no known style
         node = Section(
             len(sections),
             part,
