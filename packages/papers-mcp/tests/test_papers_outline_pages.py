@@ -103,3 +103,20 @@ def test_numbers_nest_sections_whose_markup_does_not() -> None:
         ("A.1", 2),
         ("A.2", 2),
     ]
+
+
+def test_an_untagged_heading_keeps_the_number_its_author_typed() -> None:
+    """Synthetic: a template that numbers nothing itself, its numbers typed into the titles (as on
+    ar5iv's page of 2402.17785, whose licence does not let us store it): no ``ltx_tag`` anywhere."""
+    page = _page(
+        '<section class="ltx_section"><h2 class="ltx_title ltx_font_bold ltx_title_section">'
+        "1.\u00a0\u00a0\u00a0Introduction</h2>{text}"
+        '<section class="ltx_subsection"><h3 class="ltx_title ltx_title_subsection">'
+        "1.1.\u00a0\u00a0\u00a0Prompt Design</h3>{text}</section></section>"
+        '<section class="ltx_section"><h2 class="ltx_title ltx_title_section">limitations</h2>{text}</section>'
+    )
+    assert sections(page) == [
+        ("body", "1", "1. Introduction", 1),
+        ("body", "1.1", "1.1. Prompt Design", 2),
+        ("body", "", "limitations", 1),
+    ]

@@ -2,7 +2,7 @@
 
 LaTeXML prints a section's number in an ``ltx_tag`` span inside the heading ("3.2 ", "Appendix A ",
 "II ") and nests each ``section`` element in its parent's, so both are read from the page rather
-than guessed from the heading's text. The renderer writes the heading's markdown line as a
+than guessed from the heading's text (only an untagged heading's number is read from its words). The renderer writes the heading's markdown line as a
 ``headings.HeadingLine`` carrying them.
 """
 
@@ -21,14 +21,18 @@ _TAG_CLASS = "ltx_tag"
 _NUMBER = re.compile(r"([0-9A-Za-z]+(?:[.\-][0-9A-Za-z]+)*)[.:)]?\s*$")
 
 
-def tag_number(heading: _Element) -> str:
-    """The number a heading's ``ltx_tag`` prints ("3.2", "A", "II"), "" when it has none."""
+def tag_number(heading: _Element) -> str | None:
+    """The number a heading's ``ltx_tag`` prints ("3.2", "A", "II"); None when it has no tag.
+
+    An untagged heading may still print a number its author typed ("1. Introduction" in a
+    template that numbers nothing itself): the outline reads that one from the title.
+    """
     for span in heading.iter("span"):
         if _TAG_CLASS in (span.get("class") or "").split() and _own(span, heading):
             text = " ".join("".join(span.itertext()).split())
             match = _NUMBER.search(text)
             return match[1].replace("-", ".") if match else ""  # IEEE's "IV-A" is "IV.A"
-    return ""
+    return None
 
 
 def _own(span: _Element, heading: _Element) -> bool:

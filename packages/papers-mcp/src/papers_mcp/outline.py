@@ -149,16 +149,20 @@ def _style(number: str) -> Style:
 
 
 def _found_heading(found: Heading, markdown: str, top: int) -> _Heading | None:
-    """A route's heading as the tree reads it; its number from the text when the route gave none."""
+    """A route's heading as the tree reads it; its number from the text when the route gave none.
+
+    A heading with a depth is one the route is sure of (LaTeXML's, or a PDF bookmark's): it stays
+    a heading even when its words would not make one (``acknowledgements``, ``k-NN baselines``).
+    """
     hashes = _HASHES.match(markdown, found.start)
     count = len(hashes[0]) if hashes else 0
     depth = found.depth - top + 1 if found.depth else 0
     title = clean_title(found.title)
     if found.number is None:
         parsed = _parse_heading(title, found.part)
-        if parsed is None:
-            return None
-        number, name, style, prefixed = parsed
+        if parsed is None and not (found.depth and title):
+            return None  # a line the PDF converter promoted; a heading the route placed stays one
+        number, name, style, prefixed = parsed or ("", title, "", False)
         return _Heading(found.start, count, title, name, number, style, prefixed, depth)
     if not title:
         return None
