@@ -41,8 +41,9 @@ class Heading:
 
     ``start`` is the offset of the heading's line in the part's markdown. ``number`` is the number
     the source marks ("3.2", "A", "II"; "" when it marks none), or None when the source does not
-    mark numbers apart from the title (the PDF): the outline then reads it from the title. ``depth``
-    is the nesting the source gives (1 = a top-level section of the part), 0 when it gives none.
+    mark numbers apart from the title (the PDF, an untagged LaTeXML heading): the outline then reads
+    it from the title. ``depth`` is the nesting the source gives (1 = a top-level section of the
+    part), 0 when it gives none; a heading with a depth is one the source is sure of.
     """
 
     part: Part
