@@ -30,18 +30,30 @@ cannot, the HTML is kept (it is still the paper's text).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
 
 __all__ = [
     "MAX_ERROR_PARAGRAPH_SHARE",
     "MIN_WORDS_WITHOUT_SECTIONS",
+    "SECTIONING",
     "HtmlSignals",
+    "count_signals",
     "degraded_reasons",
     "failed_conversion",
 ]
 
 MAX_ERROR_PARAGRAPH_SHARE = 1 / 3
 MIN_WORDS_WITHOUT_SECTIONS = 7_500
+
+SECTIONING = ("ltx_part", "ltx_chapter", "ltx_section", "ltx_subsection", "ltx_subsubsection")
+_SIGNAL_CLASSES = frozenset(
+    {"ltx_bibitem", "ltx_missing_citation", "ltx_ERROR", "ltx_p", *SECTIONING, "ltx_appendix"}
+)
 
 
 @dataclass(frozen=True)
@@ -85,4 +97,29 @@ def failed_conversion(signals: HtmlSignals) -> str | None:
     return (
         f"a failed conversion: no title, no section, errors in {signals.paragraphs_with_errors} "
         f"of {signals.paragraphs} paragraphs"
+    )
+
+
+def count_signals(article: _Element, words: int) -> HtmlSignals:
+    """Count LaTeXML's own quality marks in one pass over the elements that carry them."""
+    counts: Counter[str] = Counter()
+    with_errors: dict[int, _Element] = {}  # holding the element keeps its id() unique
+    for element in article.iter("li", "span", "p", "section", "merror"):
+        classes = frozenset((element.get("class") or "").split())
+        if not classes:
+            continue
+        counts.update(classes & _SIGNAL_CLASSES)
+        if "ltx_ERROR" in classes:
+            paragraph = next(element.iterancestors("p"), None)
+            if paragraph is not None:
+                with_errors[id(paragraph)] = paragraph
+    return HtmlSignals(
+        bib_entries=counts["ltx_bibitem"],
+        missing_citations=counts["ltx_missing_citation"],
+        resolved_citations=len(article.xpath(".//cite//a[starts-with(@href, '#bib')]")),
+        error_spans=counts["ltx_ERROR"],
+        paragraphs=counts["ltx_p"],
+        paragraphs_with_errors=len(with_errors),
+        sections=sum(counts[name] for name in (*SECTIONING, "ltx_appendix")),
+        words=words,
     )

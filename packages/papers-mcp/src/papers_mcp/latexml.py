@@ -20,7 +20,8 @@ Rendering rules, each chosen so an agent reads the text once and in order:
 - citations are their labels (``[3, 1]``, ``(Luo et al., 2022)``, an unresolved key as ``[Key]``);
   footnotes become ``[^n]`` with the note after the paragraph;
 - theorem-like environments and proofs keep their run-in label (``**Theorem 1.1.**``);
-- LaTeXML's error spans (``.ltx_ERROR``: raw TeX of an undefined macro) are dropped.
+- LaTeXML's error spans (``.ltx_ERROR``: raw TeX of an undefined macro) are dropped;
+- a code listing is a fenced code block of the source the page carries (``latexml_listing``).
 
 Levels: ``front`` = title, authors and affiliations, abstract, keywords, title-page notes
 (``latexml_front``); ``references`` = the bibliography;
@@ -33,7 +34,6 @@ Parser: lxml's HTML parser (README, "HTML route": measured against selectolax on
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
@@ -42,9 +42,11 @@ from lxml.etree import _Element
 
 from .fulltext import EXTRACTOR_VERSIONS, PaperText
 from .headings import HeadingLine, locate
-from .html_quality import HtmlSignals, failed_conversion
+from .html_quality import SECTIONING as _SECTIONING
+from .html_quality import HtmlSignals, count_signals, failed_conversion
 from .latexml_front import LABEL_CLASSES, front_lines, heading_paragraph, headless_front
 from .latexml_headings import heading_line
+from .latexml_listing import DATA_CLASS, code_block
 from .math_numbers import plain_number
 from .tables import Cell, Row, markdown_table
 
@@ -61,15 +63,16 @@ _BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 # ltx_bib_cited: the "Cited by: §I" back-links under a bibliography entry (navigation, not content).
+# DATA_CLASS: a listing's "⬇" download link (its source is read by ``latexml_listing``).
 # LABEL_CLASSES: oxide's "Affiliation: ", "Thanks: ", "footnotetext: " labels (markup, not text).
 _DROP_CLASSES = frozenset(
-    {"ltx_ERROR", "ltx_TOC", "ltx_pagination", "ltx_page_navbar", "ltx_rdf", "ltx_bib_cited", *LABEL_CLASSES}
+    {"ltx_ERROR", "ltx_TOC", "ltx_pagination", "ltx_page_navbar", "ltx_rdf", "ltx_bib_cited", DATA_CLASS}
+    | LABEL_CLASSES
 )
 _DOI_PREFIXES = ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/")
 _DROP_TAGS = frozenset(
     {"script", "style", "button", "dialog", "form", "input", "textarea", "img", "noscript"}
 )
-_SECTIONING = ("ltx_part", "ltx_chapter", "ltx_section", "ltx_subsection", "ltx_subsubsection")
 _HEADED = (*_SECTIONING, "ltx_paragraph", "ltx_subparagraph", "ltx_appendix", "ltx_bibliography")
 _FRONT_CLASSES = frozenset(
     {"ltx_authors", "ltx_abstract", "ltx_keywords", "ltx_classification", "ltx_dates", "ltx_pubnotes"}
@@ -88,9 +91,6 @@ _EQUATION_CLASSES = frozenset({"ltx_equation", "ltx_equationgroup", "ltx_eqn_tab
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SPACED_TAGS = frozenset({"td", "th", "tr", "li", "dt", "dd"})
 _INLINE_ONLY = frozenset({"math", "svg", "cite", "a", "br", "img", "sup", "sub", "em", "b", "i", ""})
-_SIGNAL_CLASSES = frozenset(
-    {"ltx_bibitem", "ltx_missing_citation", "ltx_ERROR", "ltx_p", *_SECTIONING, "ltx_appendix"}
-)
 _DISPLAYSTYLE = re.compile(r"\\displaystyle\b\s*")
 _BULLETS = frozenset({"•", "∙", "◦", "‣", "–", "-", "*", "·", "▪"})
 
@@ -280,6 +280,8 @@ class _Renderer:
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             title = self.inline(element)
             return [heading_line(element, title)] if title else []
+        if "ltx_listing" in classes and (code := code_block(element)) is not None:
+            return [code]  # a code listing: its exact source (``latexml_listing``)
         if tag == "table" and classes & _EQUATION_CLASSES:
             lines, extra = self._equations(element)
             out = ["\n".join(lines)] if lines else []
@@ -509,31 +511,6 @@ def _route(renderer: _Renderer, element: _Element, levels: _Levels, after_biblio
         levels.body.extend(renderer.block(element))
 
 
-def _signals(article: _Element, words: int) -> HtmlSignals:
-    """Count LaTeXML's own quality marks in one pass over the elements that carry them."""
-    counts: Counter[str] = Counter()
-    with_errors: dict[int, _Element] = {}  # holding the element keeps its id() unique
-    for element in article.iter("li", "span", "p", "section", "merror"):
-        classes = _classes(element)
-        if not classes:
-            continue
-        counts.update(classes & _SIGNAL_CLASSES)
-        if "ltx_ERROR" in classes:
-            paragraph = next(element.iterancestors("p"), None)
-            if paragraph is not None:
-                with_errors[id(paragraph)] = paragraph
-    return HtmlSignals(
-        bib_entries=counts["ltx_bibitem"],
-        missing_citations=counts["ltx_missing_citation"],
-        resolved_citations=len(article.xpath(".//cite//a[starts-with(@href, '#bib')]")),
-        error_spans=counts["ltx_ERROR"],
-        paragraphs=counts["ltx_p"],
-        paragraphs_with_errors=len(with_errors),
-        sections=sum(counts[name] for name in (*_SECTIONING, "ltx_appendix")),
-        words=words,
-    )
-
-
 def parse_page(page: bytes, source: str) -> LatexmlPage:
     """Render one LaTeXML page; ``source`` ("html" or "ar5iv") is recorded in the result.
 
@@ -578,7 +555,7 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
             levels.body.append(HeadingLine(f"## {heading}", heading, None, 1))
         else:
             _route(renderer, child, levels, after_bibliography)
-    signals = replace(_signals(article, 0), titled=titled)
+    signals = replace(count_signals(article, 0), titled=titled)
     failure = failed_conversion(signals)
     if failure is not None:
         raise ValueError(failure)
