@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import pytest
 from papers_mcp.html_quality import HtmlSignals, failed_conversion
-from papers_mcp.math_numbers import plain_number
+from papers_mcp.latexml import parse_page
+from papers_mcp.math_numbers import plain_number, script
 from papers_mcp.tables import Cell, Row, markdown_table
+from support.required import missing
+from support.servers import fixtures_dir
 
 
 def row(*cells: str | Cell, rule: bool = False, head: bool = False) -> Row:
@@ -73,6 +76,10 @@ def test_a_pipe_in_a_cell_is_escaped_and_an_empty_table_is_nothing() -> None:
         ("5\\,\\mathrm{ms}", "5 ms"),
         ("{\\bf 12.1}", "**12.1**"),
         ("\\displaystyle 3", "3"),
+        # A list of values split over formulas (2401.00596v3: "=7.7,\\,\\," "19.6,\\,\\," ... "200\\,").
+        ("19.6,\\,\\,", "19.6, "),
+        ("27,", "27,"),
+        ("\\mathbf{0.5};", "**0.5**;"),
     ],
 )
 def test_math_that_is_only_a_number_is_the_number(tex: str, text: str) -> None:
@@ -80,7 +87,7 @@ def test_math_that_is_only_a_number_is_the_number(tex: str, text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "tex", ["1+1", "2^{17}", "=0", "x", "\\mathbf{x}", "10^{12}", "34.2\\pm 0.3", "128m"]
+    "tex", ["1+1", "2^{17}", "=0", "x", "\\mathbf{x}", "10^{12}", "34.2\\pm 0.3", "128m", "x,", ","]
 )
 def test_other_math_stays_math(tex: str) -> None:
     assert plain_number(tex) is None
@@ -131,3 +138,43 @@ def test_an_equation_group_of_rows_in_one_table_is_one_display_line_per_row() ->
     )
     body = parse_page(page.encode(), "html").text.body
     assert "$$R= \\lambda_{1}a$$ (1)\n$$+\\lambda_{2}b$$ (2)" in body
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "written"),
+    [
+        ("3", "sup", "³"),  # fm<sup>3</sup> (2401.00596v3)
+        ("-1", "sup", "⁻¹"),  # km s<sup>-1</sup> (2507.00150v1)
+        ("−3", "sup", "⁻³"),
+        ("2", "sub", "₂"),
+        ("n", "sup", "ⁿ"),
+        ("st", "sup", "st"),  # no script form for every character: unchanged
+        ("1,3*", "sup", "1,3*"),
+        ("∘", "sup", "∘"),
+    ],
+)
+def test_script_digits_keep_their_meaning(text: str, kind: str, written: str) -> None:
+    assert script(text, kind) == written
+
+
+def test_a_superscript_unit_power_on_a_real_page_is_a_power() -> None:
+    """2507.00150v1 writes ``km s<sup>-1</sup>`` 24 times; read flat it was "km s-1"."""
+    arxiv = fixtures_dir()
+    if arxiv is None:
+        missing("shared/fixtures is missing")
+        return
+    page = arxiv.parent / "arxiv-html" / "oxide" / "2507.00150v1.html"
+    body = parse_page(page.read_bytes(), "html").text.body
+    assert body.count("km s⁻¹") >= 20 and "km s-1" not in body
+
+
+def test_latexml_section_signs_are_signs() -> None:
+    """Synthetic: LaTeXML writes "§" as math with alttext ``\\lx@sectionsign`` (2608.29808v1: "(§III)")."""
+    page = (
+        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+        '<div class="ltx_para"><p class="ltx_p">As shown in (<math alttext="\\lx@sectionsign" '
+        'display="inline"><mi>§</mi></math>III) and <math alttext="\\lx@sectionsign 2.1" display="inline">'
+        "<mi>§</mi><mn>2.1</mn></math>.</p></div></article></body></html>"
+    ).encode()
+    body = parse_page(page, "html").text.body
+    assert "(§III)" in body and "lx@" not in body

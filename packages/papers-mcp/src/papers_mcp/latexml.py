@@ -47,7 +47,7 @@ from .html_quality import HtmlSignals, count_signals, failed_conversion
 from .latexml_front import LABEL_CLASSES, front_lines, heading_paragraph, headless_front
 from .latexml_headings import heading_line
 from .latexml_listing import DATA_CLASS, code_block
-from .math_numbers import plain_number
+from .math_numbers import plain_number, script
 from .tables import Cell, Row, markdown_table
 
 __all__ = ["HTML_EXTRACTOR_VERSION", "LatexmlPage", "parse_page"]
@@ -122,13 +122,19 @@ def _text(element: _Element) -> str:
     return "".join(element.itertext())
 
 
+# LaTeXML's own macros in an alttext are no TeX a reader knows: the signs they stand for.
+_INTERNAL_SIGNS = {"\\lx@sectionsign": "§", "\\lx@paragraphsign": "¶"}
+_SIGNS = frozenset(_INTERNAL_SIGNS.values())
+_INTERNAL = re.compile("|".join(re.escape(k) for k in _INTERNAL_SIGNS) + r"(?![A-Za-z@])")
+
+
 def _tex(math: _Element) -> str:
     """A formula's TeX: ``alttext``, else the TeX annotation, else (never seen) the MathML's text."""
     tex = math.get("alttext")
     if tex is None:
         found = math.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
         tex = _text(found[0]) if found else _text(math)
-    return _flow(str(tex))
+    return _INTERNAL.sub(lambda m: _INTERNAL_SIGNS[m[0]], _flow(str(tex)))
 
 
 @dataclass(frozen=True)
@@ -178,10 +184,14 @@ class _Renderer:
                 return ""
             if child.get("display") == "block":
                 return f" $${tex}$$ "
+            if tex in _SIGNS:
+                return tex  # "§" of LaTeXML's \lx@sectionsign: a sign, not math
             number = plain_number(tex)
             return number if number is not None else f"${tex}$"
         if tag == "br":
             return " "
+        if tag in ("sup", "sub") and "ltx_note_mark" not in classes:
+            return script(self._raw(child, notes), tag)
         if tag == "svg":
             return self._diagram(child)
         if "ltx_note" in classes:
