@@ -41,6 +41,12 @@ from research_mcp.markup import mask_markup
         ("shown in Fig. 3, Eq. (5) and Eqs. eq:5, eq:6", ["Fig. 3", "(5)", "eq:5", "eq:6"], ["shown in"]),
         ("as in Section VI and Appendix A, see Table 2", ["Section VI", "Appendix A", "Table 2"], ["as in"]),
         ("intro\n## III.2 Timelike geodesics\ntext", ["##", "III.2"], ["Timelike geodesics"]),
+        # A listing as papers-mcp writes it (2311.12871's ar5iv page): code, not prose.
+        (
+            "as follows.\n\n```python\ndef refined_em(pred, gts):\n    return True  # case 1\n```\n\nIn a nutshell",
+            ["```", "refined_em", "return True", "case 1"],
+            ["as follows.", "In a nutshell"],
+        ),
     ],
 )
 def test_markup_is_blanked_and_the_rest_stays_in_place(text: str, gone: list[str], kept: list[str]) -> None:

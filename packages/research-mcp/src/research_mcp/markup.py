@@ -1,8 +1,9 @@
-"""What the parser should not read as prose in a paper's text: math, citation markers, cross-references.
+"""What the parser should not read as prose in a paper's text: math, citation markers, cross-references, code.
 
 papers-mcp hands out markdown with TeX math (``$\\delta Q$``, ``$$…$$ (1)``), citation markers
 (``[23, 24, 25]``, ``(Luo et al., 2022)``, ``[Poisson:1990eh]``), cross-references (``Fig. 3``,
-``Eq. (5)``, ``Section VI``, ``Appendix A``) and numbered headings (``## III.2 Timelike geodesics``).
+``Eq. (5)``, ``Section VI``, ``Appendix A``), numbered headings (``## III.2 Timelike geodesics``) and
+code listings as fenced blocks (a paper's ``lstlisting``).
 Read as prose they become wrong facts and entities: ``$3`` as three dollars, the citation ``[24]``
 as a value, ``Eq`` as a person, a formula as a company. ``mask_markup`` blanks
 them out with spaces, keeping every other character where it was, so offsets into the caller's
@@ -18,6 +19,8 @@ import re
 
 __all__ = ["mask_layout", "mask_markup"]
 
+# A fenced code block (```python … ```), its fence as long or longer at the end.
+_CODE_BLOCK = re.compile(r"^(`{3,})[^\n`]*\n.*?^\1`*[ \t]*$", re.MULTILINE | re.DOTALL)
 _DISPLAY_MATH = re.compile(r"\$\$.+?\$\$(?:[ \t]*\(\d+(?:\.\d+)*[a-z]?\))?|\\\[.+?\\\]", re.DOTALL)
 _INLINE_MATH = re.compile(
     r"(?<![\w$\\])\$(?=[^\s$\d])[^$\n]{0,400}?(?<=[^\s\\$])\$(?![\d$])|\\\(.{1,400}?\\\)"
@@ -96,14 +99,15 @@ def _numbers_and_tags(text: str, chars: list[str]) -> None:
 
 
 def mask_markup(text: str) -> str:
-    """``text`` with math, citation markers and cross-references replaced by spaces (same length).
+    """``text`` with code, math, citation markers and cross-references replaced by spaces (same length).
 
     A formula that is only a number keeps its number, and the PDF route's "28 _._ 4" reads 28.4.
     """
-    if not any(c in text for c in "$[(\\.#<>_") and not _NAMED_REFERENCE.search(text):
+    if not any(c in text for c in "$[(\\.#<>_`") and not _NAMED_REFERENCE.search(text):
         return text
     chars = list(text)
     for pattern in (
+        _CODE_BLOCK,
         _DISPLAY_MATH,
         _INLINE_MATH,
         _NUMERIC_MATH,
@@ -117,7 +121,7 @@ def mask_markup(text: str) -> str:
         _LABEL_KEY,
     ):
         for m in pattern.finditer(text):
-            if pattern is not _DISPLAY_MATH and _MATH_NUMBER.fullmatch(m.group(0)):
+            if pattern not in (_DISPLAY_MATH, _CODE_BLOCK) and _MATH_NUMBER.fullmatch(m.group(0)):
                 continue
             if pattern is _INLINE_MATH and _ASSIGNMENT.fullmatch(m.group(0)):
                 chars[m.start()] = chars[m.end() - 1] = " "
