@@ -140,6 +140,26 @@ def test_an_equation_group_of_rows_in_one_table_is_one_display_line_per_row() ->
     assert "$$R= \\lambda_{1}a$$ (1)\n$$+\\lambda_{2}b$$ (2)" in body
 
 
+def test_a_footnote_waits_for_the_end_of_its_paragraph() -> None:
+    """Synthetic, in the shape of 2401.00596v3: a sentence with a footnote continues after a display
+    equation ("…two exponential functions,[^4] $$…$$ where $x$…"); the note follows the paragraph."""
+    page = (
+        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+        '<section class="ltx_section"><h2 class="ltx_title">1 Method</h2><div class="ltx_para">'
+        '<p class="ltx_p">The average of two functions,<span class="ltx_note ltx_role_footnote">'
+        '<sup class="ltx_note_mark">4</sup><span class="ltx_note_outer"><span class="ltx_note_content">'
+        '<sup class="ltx_note_mark">4</sup>See Sec. 3.</span></span></span></p>'
+        '<table class="ltx_equation ltx_eqn_table"><tbody><tr class="ltx_equation ltx_eqn_row">'
+        '<td class="ltx_td ltx_eqn_cell"><math alttext="f(x)=e^{-x}" display="block"></math></td>'
+        "</tr></tbody></table>"
+        '<p class="ltx_p">where <math alttext="x" display="inline"></math> is the rapidity.</p>'
+        "</div></section></article></body></html>"
+    )
+    body = parse_page(page.encode(), "html").text.body
+    assert body.index("functions,[^") < body.index("$$f(x)=e^{-x}$$") < body.index("where $x$")
+    assert body.index("where $x$") < body.index("]: See Sec. 3.")
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "written"),
     [

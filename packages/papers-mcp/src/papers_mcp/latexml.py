@@ -149,11 +149,13 @@ class _Renderer:
     """Walks one ``article.ltx_document`` and renders its elements to markdown blocks.
 
     The tree is only read, never changed. Footnotes met inside a block are collected and written
-    right after that block.
+    right after that block, or after the whole ``ltx_para`` that holds it, so a note never falls
+    between a sentence and the display equation that continues it.
     """
 
     def __init__(self) -> None:
         self._notes: list[str] = []
+        self._held = 0  # how many ltx_para elements are being rendered: their notes wait for their end
 
     # -- inline content --
 
@@ -251,6 +253,8 @@ class _Renderer:
         skipped = {id(s) for s in skip}
         out: list[str] = []
         run: list[str] = [element.text or ""]
+        paragraph = "ltx_para" in _classes(element)
+        self._held += paragraph
 
         def flush() -> None:
             text = _prose("".join(run))
@@ -268,11 +272,13 @@ class _Renderer:
                     run.append(self._inline_child(child, notes=True))
             run.append(child.tail or "")
         flush()
+        self._held -= paragraph
+        self.flush_notes(out)
         return out
 
     def flush_notes(self, out: list[str]) -> None:
         """Write the notes of the text rendered so far (``[^n]: …``) after it, into ``out``."""
-        if self._notes:
+        if self._notes and not self._held:
             out.extend(self._notes)
             self._notes = []
 
