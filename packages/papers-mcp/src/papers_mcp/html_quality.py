@@ -34,6 +34,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .latexml_nodes import class_set
+
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
@@ -105,7 +107,7 @@ def count_signals(article: _Element, words: int) -> HtmlSignals:
     counts: Counter[str] = Counter()
     with_errors: dict[int, _Element] = {}  # holding the element keeps its id() unique
     for element in article.iter("li", "span", "p", "section", "merror"):
-        classes = frozenset((element.get("class") or "").split())
+        classes = class_set(element)
         if not classes:
             continue
         counts.update(classes & _SIGNAL_CLASSES)

@@ -47,6 +47,7 @@ from .html_quality import HtmlSignals, count_signals, failed_conversion
 from .latexml_front import LABEL_CLASSES, front_lines, heading_paragraph, headless_front
 from .latexml_headings import heading_line
 from .latexml_listing import DATA_CLASS, code_block
+from .latexml_nodes import class_set, flow, tag_name
 from .math_numbers import plain_number, script
 from .tables import Cell, Row, markdown_table
 
@@ -95,27 +96,13 @@ _DISPLAYSTYLE = re.compile(r"\\displaystyle\b\s*")
 _BULLETS = frozenset({"•", "∙", "◦", "‣", "–", "-", "*", "·", "▪"})
 
 
-def _classes(element: _Element) -> frozenset[str]:
-    return frozenset((element.get("class") or "").split())
-
-
-def _tag(element: _Element) -> str:
-    tag = element.tag
-    return tag.lower() if isinstance(tag, str) else ""
-
-
-def _flow(text: str) -> str:
-    """One line of prose: every whitespace run (newlines of the HTML source included) is one space."""
-    return " ".join(text.split())
-
-
 # Two inline formulas that touch (``$a$$b$``) would read as a display delimiter: they are one formula.
 _TOUCHING_MATH = re.compile(r"(?<=[^\s$])\$\$(?=[^\s$])")
 
 
 def _prose(text: str) -> str:
     """``_flow``, and formulas that touch joined into one (``$M/$`` + ``${10}^{12}$``)."""
-    return _TOUCHING_MATH.sub("", _flow(text))
+    return _TOUCHING_MATH.sub("", flow(text))
 
 
 def _text(element: _Element) -> str:
@@ -134,7 +121,7 @@ def _tex(math: _Element) -> str:
     if tex is None:
         found = math.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
         tex = _text(found[0]) if found else _text(math)
-    return _INTERNAL.sub(lambda m: _INTERNAL_SIGNS[m[0]], _flow(str(tex)))
+    return _INTERNAL.sub(lambda m: _INTERNAL_SIGNS[m[0]], flow(str(tex)))
 
 
 @dataclass(frozen=True)
@@ -174,10 +161,10 @@ class _Renderer:
         return "".join(parts)
 
     def _inline_child(self, child: _Element, notes: bool) -> str:
-        tag = _tag(child)
+        tag = tag_name(child)
         if not tag or tag in _DROP_TAGS:
             return ""
-        classes = _classes(child)
+        classes = class_set(child)
         if classes & _DROP_CLASSES:
             return ""
         if tag == "math":
@@ -208,7 +195,7 @@ class _Renderer:
             # arXiv's bibliography links a DOI as the bare word "Document": give the DOI itself.
             return "doi:" + (child.get("href") or "").split("doi.org/", 1)[1]
         if tag == "code" or "ltx_verbatim" in classes:
-            code = _flow(_text(child)).replace("`", "'")
+            code = flow(_text(child)).replace("`", "'")
             return f"`{code}`" if code else ""
         if tag == "table" and classes & _EQUATION_CLASSES:
             lines, _ = self._equations(child)
@@ -225,12 +212,12 @@ class _Renderer:
         return text
 
     def _footnote(self, note: _Element) -> str:
-        marks = [m for m in note if "ltx_note_mark" in _classes(m)]
-        mark = _flow(_text(marks[0])) if marks else ""
+        marks = [m for m in note if "ltx_note_mark" in class_set(m)]
+        mark = flow(_text(marks[0])) if marks else ""
         mark = mark or str(len(self._notes) + 1)
-        contents = [c for c in note.iter() if isinstance(c.tag, str) and "ltx_note_content" in _classes(c)]
+        contents = [c for c in note.iter() if isinstance(c.tag, str) and "ltx_note_content" in class_set(c)]
         if contents:
-            inner = [c for c in contents[0] if _classes(c) & {"ltx_note_mark", "ltx_tag_note"}]
+            inner = [c for c in contents[0] if class_set(c) & {"ltx_note_mark", "ltx_tag_note"}]
             body = self.inline(contents[0], notes=False, skip=inner)
             if body:
                 self._notes.append(f"[^{mark}]: {body}")
@@ -240,7 +227,7 @@ class _Renderer:
         """A TikZ/xy picture: its text labels in order, so a commutative diagram is not lost entirely."""
         labels = []
         for node in svg.iter():
-            if isinstance(node.tag, str) and "ltx_foreignobject_content" in _classes(node):
+            if isinstance(node.tag, str) and "ltx_foreignobject_content" in class_set(node):
                 label = self.inline(node, notes=False)
                 if label:
                     labels.append(label)
@@ -253,7 +240,7 @@ class _Renderer:
         skipped = {id(s) for s in skip}
         out: list[str] = []
         run: list[str] = [element.text or ""]
-        paragraph = "ltx_para" in _classes(element)
+        paragraph = "ltx_para" in class_set(element)
         self._held += paragraph
 
         def flush() -> None:
@@ -284,8 +271,8 @@ class _Renderer:
 
     def block(self, element: _Element) -> list[str]:
         """One block element as markdown blocks."""
-        tag = _tag(element)
-        classes = _classes(element)
+        tag = tag_name(element)
+        classes = class_set(element)
         if (
             not tag
             or tag in _DROP_TAGS
@@ -317,19 +304,19 @@ class _Renderer:
 
     def _labelled(self, element: _Element) -> list[str]:
         """Theorem, lemma, definition, proof, acknowledgements: the run-in label opens the first paragraph."""
-        titles = [c for c in element if _tag(c) in _HEADINGS and "ltx_title" in _classes(c)]
+        titles = [c for c in element if tag_name(c) in _HEADINGS and "ltx_title" in class_set(c)]
         label = self.inline(titles[0]) if titles else ""
         rest = self.blocks(element, skip=titles[:1])
         if not label:
             return rest
-        label_md = f"*{label}*" if "ltx_proof" in _classes(element) else f"**{label}**"
+        label_md = f"*{label}*" if "ltx_proof" in class_set(element) else f"**{label}**"
         if rest and not rest[0].startswith(("#", "$$", "|", "- ", "[^")):
             return [f"{label_md} {rest[0]}", *rest[1:]]
         return [label_md, *rest]
 
     def _figure(self, figure: _Element) -> list[str]:
         """A figure's caption first, then what it holds that is text (tables, sub-figure captions)."""
-        captions = [c for c in figure if _tag(c) == "figcaption"]
+        captions = [c for c in figure if tag_name(c) == "figcaption"]
         out = [text for c in captions if (text := self.inline(c))]
         self.flush_notes(out)
         return out + self.blocks(figure, skip=captions)
@@ -337,9 +324,9 @@ class _Renderer:
     def _list(self, element: _Element) -> list[str]:
         out: list[str] = []
         for item in element:
-            if _tag(item) != "li":
+            if tag_name(item) != "li":
                 continue
-            tags = [c for c in item if "ltx_tag" in _classes(c)][:1]
+            tags = [c for c in item if "ltx_tag" in class_set(c)][:1]
             label = self.inline(tags[0]) if tags else ""
             parts = self.blocks(item, skip=tags)
             prefix = "- " if not label or label in _BULLETS else f"- {label} "
@@ -354,9 +341,9 @@ class _Renderer:
         out: list[str] = []
         term = ""
         for child in element:
-            if _tag(child) == "dt":
+            if tag_name(child) == "dt":
                 term = self.inline(child)
-            elif _tag(child) == "dd":
+            elif tag_name(child) == "dd":
                 text = " ".join(self.blocks(child))
                 out.append(f"- **{term}** {text}" if term else f"- {text}")
                 term = ""
@@ -372,15 +359,15 @@ class _Renderer:
             pieces: list[str] = []
             number = ""
             for cell in _cells(row):
-                if "ltx_eqn_eqno" in _classes(cell):
+                if "ltx_eqn_eqno" in class_set(cell):
                     number = self.inline(cell, notes=False)
                     continue
-                nested = [c for c in cell if _tag(c) in _BLOCK_TAGS]
+                nested = [c for c in cell if tag_name(c) in _BLOCK_TAGS]
                 if nested:
                     extra.extend(self.blocks(cell))
                     continue
                 pieces.extend(self._display_pieces(cell))
-            tex = _DISPLAYSTYLE.sub("", _flow(" ".join(pieces))).strip()
+            tex = _DISPLAYSTYLE.sub("", flow(" ".join(pieces))).strip()
             if tex:
                 lines.append(f"$${tex}$$" + (f" {number}" if number else ""))
         return lines, extra
@@ -390,15 +377,15 @@ class _Renderer:
         pieces: list[str] = []
 
         def words(text: str | None) -> None:
-            text = _flow(text or "")
+            text = flow(text or "")
             if text:
                 pieces.append(f"\\text{{{text}}}")
 
         words(cell.text)
         for child in cell:
-            if _tag(child) == "math":
+            if tag_name(child) == "math":
                 pieces.append(_tex(child))
-            elif not (_classes(child) & _DROP_CLASSES):
+            elif not (class_set(child) & _DROP_CLASSES):
                 words(self.inline(child))
             words(child.tail)
         return pieces
@@ -408,12 +395,13 @@ class _Renderer:
         rows: list[Row] = []
         for row in _rows(table):
             cells = _cells(row)
-            borders = {c for cell in cells for c in _classes(cell) if c.startswith("ltx_border_")}
+            borders = {c for cell in cells for c in class_set(cell) if c.startswith("ltx_border_")}
             parent = row.getparent()
             rows.append(
                 Row(
                     tuple(Cell(self.inline(c), _span(c, "colspan"), _span(c, "rowspan")) for c in cells),
-                    head=parent is not None and (_tag(parent) == "thead" or "ltx_thead" in _classes(parent)),
+                    head=parent is not None
+                    and (tag_name(parent) == "thead" or "ltx_thead" in class_set(parent)),
                     rule_above=bool(borders & {"ltx_border_t", "ltx_border_tt"}),
                     rule_below=bool(borders & {"ltx_border_b", "ltx_border_bb"}),
                 )
@@ -437,10 +425,10 @@ def _is_block(element: _Element) -> bool:
     A tabular of one column is no table (it stacks lines: an author block, an accent built from a
     ``t`` over a comma) and stays in the running text.
     """
-    tag = _tag(element)
+    tag = tag_name(element)
     if tag in _INLINE_ONLY:
         return False
-    if "ltx_tabular" in _classes(element):
+    if "ltx_tabular" in class_set(element):
         return _multicolumn(element)
     if tag in _BLOCK_TAGS:
         return True
@@ -458,7 +446,7 @@ def _multicolumn(table: _Element) -> bool:
 
 def _has_class(element: _Element, name: str) -> bool:
     """Whether a descendant of ``element`` carries class ``name``."""
-    return any(name in _classes(d) for d in element.iterdescendants() if d.get("class"))
+    return any(name in class_set(d) for d in element.iterdescendants() if d.get("class"))
 
 
 def _span(cell: _Element, attribute: str) -> int:
@@ -470,8 +458,8 @@ def _span(cell: _Element, attribute: str) -> int:
 def _rows(table: _Element) -> Iterator[_Element]:
     """The table's own rows (``tr`` or LaTeXML's ``span.ltx_tr``), not those of a nested table."""
     for child in table:
-        tag = _tag(child)
-        classes = _classes(child)
+        tag = tag_name(child)
+        classes = class_set(child)
         if tag == "tr" or "ltx_tr" in classes:
             yield child
         elif tag in ("thead", "tbody", "tfoot") or classes & {"ltx_thead", "ltx_tbody", "ltx_tfoot"}:
@@ -479,16 +467,16 @@ def _rows(table: _Element) -> Iterator[_Element]:
 
 
 def _cells(row: _Element) -> list[_Element]:
-    return [c for c in row if _tag(c) in ("td", "th") or "ltx_td" in _classes(c)]
+    return [c for c in row if tag_name(c) in ("td", "th") or "ltx_td" in class_set(c)]
 
 
 def _is(element: _Element, *names: str) -> bool:
-    return bool(_classes(element).intersection(names))
+    return bool(class_set(element).intersection(names))
 
 
 def _holds(element: _Element, *names: str) -> bool:
     """Whether a section nested in ``element`` has one of the classes ``names``."""
-    return any(_classes(d).intersection(names) for d in element.iterdescendants("section"))
+    return any(class_set(d).intersection(names) for d in element.iterdescendants("section"))
 
 
 @dataclass
@@ -515,7 +503,7 @@ def _route(renderer: _Renderer, element: _Element, levels: _Levels, after_biblio
         after_bibliography[0] = True
     elif _is(element, "ltx_appendix"):
         levels.appendix.extend(renderer.block(element))
-    elif _tag(element) == "section" and _holds(element, "ltx_bibliography", "ltx_appendix"):
+    elif tag_name(element) == "section" and _holds(element, "ltx_bibliography", "ltx_appendix"):
         # A chapter or part with its own bibliography or appendix: its heading and text stay where
         # they stand; the nested bibliography and appendices go to their levels.
         for child in element:
@@ -543,7 +531,7 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
         raise ValueError(f"the page cannot be parsed as HTML ({exc})") from exc
     if root is None:  # an empty or blank body: libxml2 builds no tree at all
         raise ValueError("the page is empty")
-    articles = [a for a in root.iter("article", "div") if "ltx_document" in _classes(a)]
+    articles = [a for a in root.iter("article", "div") if "ltx_document" in class_set(a)]
     if not articles:
         raise ValueError("the page holds no LaTeXML document (no article.ltx_document)")
     article = articles[0]
@@ -551,7 +539,7 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
     levels = _Levels([], [], [], [])
     children = [c for c in article if isinstance(c.tag, str)]
     first_section = next((i for i, c in enumerate(children) if _is(c, *_HEADED)), len(children))
-    titled = any(_tag(c) == "h1" for c in children)
+    titled = any(tag_name(c) == "h1" for c in children)
     sectioned = any(_is(c, *_SECTIONING, "ltx_appendix") for c in children)
     start = 0
     if not titled:
@@ -559,7 +547,7 @@ def parse_page(page: bytes, source: str) -> LatexmlPage:
     after_bibliography = [False]
     for index, child in enumerate(children[start:], start):
         if (
-            _tag(child) == "h1"
+            tag_name(child) == "h1"
             or _is(child, *_FRONT_CLASSES)
             or _title_page(renderer, child, index < first_section)
         ):

@@ -25,6 +25,8 @@ from typing import Protocol
 
 from lxml.etree import _Element
 
+from .latexml_nodes import class_set, flow, tag_name
+
 __all__ = [
     "LABEL_CLASSES",
     "Inline",
@@ -54,25 +56,13 @@ class Inline(Protocol):
     def blocks(self, element: _Element, skip: Iterable[object] = ()) -> list[str]: ...
 
 
-def _classes(element: _Element) -> frozenset[str]:
-    return frozenset((element.get("class") or "").split())
-
-
-def _tag(element: _Element) -> str:
-    return element.tag.lower() if isinstance(element.tag, str) else ""
-
-
-def _flow(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _with_class(element: _Element, name: str) -> list[_Element]:
-    return [d for d in element.iter() if isinstance(d.tag, str) and name in _classes(d)]
+    return [d for d in element.iter() if isinstance(d.tag, str) and name in class_set(d)]
 
 
 def title_line(renderer: Inline, h1: _Element) -> list[str]:
     """``Title: …`` without the ``\\thanks`` note inside it; that note follows as a note line."""
-    notes = [c for c in h1 if "ltx_pubnotes" in _classes(c)]
+    notes = [c for c in h1 if "ltx_pubnotes" in class_set(c)]
     title = renderer.inline(h1, notes=False, skip=notes)
     out = [f"Title: {title}"] if title else []
     for note in notes:
@@ -84,15 +74,15 @@ def _name(renderer: Inline, person: _Element) -> str:
     """A personname's text up to its first line break after the name; marks and notes dropped."""
     parts: list[str] = [person.text or ""]
     for child in person:
-        if _tag(child) == "br":
-            if _flow("".join(parts)):
+        if tag_name(child) == "br":
+            if flow("".join(parts)):
                 break
-        elif _tag(child) not in ("sup", "sub", "math") and not (
-            _classes(child) & {"ltx_note", "ltx_author_notes", "ltx_contact"}
+        elif tag_name(child) not in ("sup", "sub", "math") and not (
+            class_set(child) & {"ltx_note", "ltx_author_notes", "ltx_contact"}
         ):
             parts.append(renderer.inline(child, notes=False))
         parts.append(child.tail or "")
-    return _flow("".join(parts)).strip(" ,;*†‡")
+    return flow("".join(parts)).strip(" ,;*†‡")
 
 
 def authors_lines(renderer: Inline, authors: _Element) -> list[str]:
@@ -104,10 +94,10 @@ def authors_lines(renderer: Inline, authors: _Element) -> list[str]:
     contacts: list[str] = []
     notes: list[str] = []
     for contact in _with_class(authors, "ltx_contact"):
-        classes = _classes(contact)
+        classes = class_set(contact)
         if "ltx_role_orcid" in classes:
             continue
-        labels = [c for c in contact if _classes(c) & LABEL_CLASSES]
+        labels = [c for c in contact if class_set(c) & LABEL_CLASSES]
         text = renderer.inline(contact, notes=False, skip=labels).strip(" ,;*")
         if "ltx_role_affiliation" in classes:
             target = affiliations
@@ -125,7 +115,7 @@ def authors_lines(renderer: Inline, authors: _Element) -> list[str]:
 
 def keywords_line(renderer: Inline, keywords: _Element) -> list[str]:
     """``Keywords: …`` without the page's own heading ("Key Words.", "Keywords: ", "Index Terms")."""
-    titles = [c for c in keywords if _tag(c).startswith("h")]
+    titles = [c for c in keywords if tag_name(c).startswith("h")]
     words = _KEYWORDS.sub("", renderer.inline(keywords, skip=titles))
     return [f"Keywords: {words}"] if words else []
 
@@ -136,10 +126,10 @@ def note_lines(renderer: Inline, note: _Element) -> list[str]:
     pieces = pubnotes or _with_class(note, "ltx_note_content")[:1] or [note]
     out: list[str] = []
     for piece in pieces:
-        skip = [c for c in piece if _classes(c) & (LABEL_CLASSES | {"ltx_note_mark", "ltx_tag_note"})]
+        skip = [c for c in piece if class_set(c) & (LABEL_CLASSES | {"ltx_note_mark", "ltx_tag_note"})]
         text = renderer.inline(piece, notes=False, skip=skip)
         # An identifier or a licence is not self-explaining once its label is gone: say what it is.
-        role = next((_ROLES[c] for c in _classes(piece) | _classes(note) if c in _ROLES), "")
+        role = next((_ROLES[c] for c in class_set(piece) | class_set(note) if c in _ROLES), "")
         if text:
             out.append(f"Note: {role}{text}")
     return out
@@ -147,15 +137,15 @@ def note_lines(renderer: Inline, note: _Element) -> list[str]:
 
 def front_lines(renderer: Inline, element: _Element) -> list[str] | None:
     """The front-matter lines of one marked-up front element; None when it is not one."""
-    classes = _classes(element)
-    if _tag(element) == "h1":
+    classes = class_set(element)
+    if tag_name(element) == "h1":
         return title_line(renderer, element)
     if "ltx_authors" in classes:
         return authors_lines(renderer, element)
     if classes & {"ltx_note", "ltx_pubnotes"}:
         return note_lines(renderer, element)
     if "ltx_abstract" in classes:
-        titles = [c for c in element if _tag(c) in ("h1", "h2", "h3", "h4", "h5", "h6")][:1]
+        titles = [c for c in element if tag_name(c) in ("h1", "h2", "h3", "h4", "h5", "h6")][:1]
         parts = renderer.blocks(element, skip=titles)
         return ["Abstract:", *parts] if parts else []
     if "ltx_keywords" in classes or (
@@ -170,18 +160,18 @@ def heading_paragraph(renderer: Inline, element: _Element) -> str | None:
 
     A logical block that holds only such a paragraph (and a page break) counts as one.
     """
-    if "ltx_logical-block" in _classes(element):
-        held = [c for c in element if isinstance(c.tag, str) and "ltx_pagination" not in _classes(c)]
+    if "ltx_logical-block" in class_set(element):
+        held = [c for c in element if isinstance(c.tag, str) and "ltx_pagination" not in class_set(c)]
         return heading_paragraph(renderer, held[0]) if len(held) == 1 else None
-    if "ltx_para" not in _classes(element):
+    if "ltx_para" not in class_set(element):
         return None
-    paragraphs = [p for p in element if _tag(p) == "p"]
+    paragraphs = [p for p in element if tag_name(p) == "p"]
     if len(paragraphs) != 1 or len(element) != 1:
         return None
     p = paragraphs[0]
-    if _flow(p.text or "") or len(p) != 1 or _flow(p[0].tail or ""):
+    if flow(p.text or "") or len(p) != 1 or flow(p[0].tail or ""):
         return None
-    if "ltx_font_bold" not in _classes(p[0]):
+    if "ltx_font_bold" not in class_set(p[0]):
         return None
     text = renderer.inline(p)
     return text if 0 < len(text) <= _MAX_HEADING_CHARS and not text.endswith(".") else None
@@ -205,7 +195,7 @@ def headless_front(renderer: Inline, children: Sequence[_Element]) -> tuple[list
     index = 0
     lines: list[str] = []
     while index < len(children) and heading_paragraph(renderer, children[index]) is None:
-        if "ltx_abstract" in _classes(children[index]) or _tag(children[index]) == "section":
+        if "ltx_abstract" in class_set(children[index]) or tag_name(children[index]) == "section":
             break
         lines.extend(_lines(renderer, children[index]))
         index += 1
@@ -221,7 +211,7 @@ def headless_front(renderer: Inline, children: Sequence[_Element]) -> tuple[list
         index += 1
         abstract: list[str] = []
         while index < len(children) and heading_paragraph(renderer, children[index]) is None:
-            if _tag(children[index]) == "section":
+            if tag_name(children[index]) == "section":
                 break
             abstract.extend(renderer.blocks(children[index]))
             index += 1

@@ -13,6 +13,7 @@ import re
 from lxml.etree import _Element
 
 from .headings import HeadingLine
+from .latexml_nodes import class_set
 
 __all__ = ["heading_line", "nesting", "tag_number"]
 
@@ -28,7 +29,7 @@ def tag_number(heading: _Element) -> str | None:
     template that numbers nothing itself): the outline reads that one from the title.
     """
     for span in heading.iter("span"):
-        if _TAG_CLASS in (span.get("class") or "").split() and _own(span, heading):
+        if _TAG_CLASS in class_set(span) and _own(span, heading):
             text = " ".join("".join(span.itertext()).split())
             match = _NUMBER.search(text)
             return match[1].replace("-", ".") if match else ""  # IEEE's "IV-A" is "IV.A"
@@ -40,7 +41,7 @@ def _own(span: _Element, heading: _Element) -> bool:
     for ancestor in span.iterancestors():
         if ancestor is heading:
             return True
-        if ancestor.tag == "a" or "ltx_note" in (ancestor.get("class") or "").split():
+        if ancestor.tag == "a" or "ltx_note" in class_set(ancestor):
             return False
     return True
 

@@ -19,6 +19,8 @@ import re
 
 from lxml.etree import _Element
 
+from .latexml_nodes import class_set
+
 __all__ = ["DATA_CLASS", "code_block"]
 
 DATA_CLASS = "ltx_listing_data"
@@ -32,7 +34,7 @@ _EMPTY_LINE = re.compile(r"\n(?=\n)")
 def _source(listing: _Element) -> str | None:
     """The listing's source from its download link, or None when it has none that decodes."""
     for holder in listing:
-        if DATA_CLASS not in (holder.get("class") or "").split():
+        if DATA_CLASS not in class_set(holder):
             continue
         for link in holder.iter("a"):
             href = link.get("href") or ""
@@ -51,9 +53,7 @@ def code_block(listing: _Element) -> str | None:
     source = _source(listing)
     if source is None or not source.strip():
         return None
-    language = next(
-        (m[1].lower() for c in (listing.get("class") or "").split() if (m := _LANGUAGE.match(c))), ""
-    )
+    language = next((m[1].lower() for c in class_set(listing) if (m := _LANGUAGE.match(c))), "")
     longest = max((len(run) for run in _BACKTICKS.findall(source)), default=2)
     fence = "`" * max(3, longest + 1)
     code = source.replace("\r\n", "\n").strip("\n")
