@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from papers_mcp.latexml import parse_page
+from support.latexml_pages import latexml_page
 from support.required import missing
 from support.servers import fixtures_dir
 
@@ -35,15 +36,15 @@ def listing(source: bytes | str, language: str = "python") -> bytes:
         f'<span class="ltx_text ltx_font_typewriter">{line.strip()}</span>\n</div>'
         for n, line in enumerate(SOURCE.splitlines(), 1)
     )
-    return (
-        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">A Paper</h1>'
+    return latexml_page(
         '<section class="ltx_section"><h2 class="ltx_title ltx_title_section">'
         '<span class="ltx_tag ltx_tag_section">1 </span>Code</h2>'
         '<div class="ltx_para"><p class="ltx_p">The protocol reads as follows.</p></div>'
         f'<div class="ltx_listing ltx_lst_language_{language} ltx_lst_numbers_left ltx_lstlisting ltx_listing">'
         f'<div class="ltx_listing_data"><a href="data:text/plain;base64,{data}" download="">⬇</a></div>'
-        f"{lines}</div></section></article></body></html>"
-    ).encode()
+        f"{lines}</div></section>",
+        "A Paper",
+    )
 
 
 def test_a_listing_is_its_source_in_a_fenced_block() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from papers_mcp.latexml import parse_page
 from papers_mcp.outline import build_outline
+from support.latexml_pages import latexml_page
 
 PAGES = Path(__file__).parent / "data" / "pages"
 
@@ -56,10 +57,7 @@ def _page(sections_html: str) -> bytes:
     paragraph = '<div class="ltx_para"><p class="ltx_p">{}</p></div>'
     filler = paragraph.format("Text of the section. " * 20)
     body = sections_html.replace("{text}", filler)
-    return (
-        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">A Paper</h1>'
-        f"{body}</article></body></html>"
-    ).encode()
+    return latexml_page(body, "A Paper")
 
 
 def test_a_number_is_read_from_the_tag_whatever_the_title_starts_with() -> None:

@@ -12,6 +12,7 @@ from papers_mcp.html_quality import HtmlSignals, failed_conversion
 from papers_mcp.latexml import parse_page
 from papers_mcp.math_numbers import plain_number, script
 from papers_mcp.tables import Cell, Row, markdown_table
+from support.latexml_pages import latexml_page
 from support.required import missing
 from support.servers import fixtures_dir
 
@@ -102,26 +103,21 @@ def test_a_page_without_title_sections_or_sound_paragraphs_is_a_failed_conversio
 
 def test_touching_formulas_in_a_table_header_are_one_formula() -> None:
     """Issue 18: a header with math in its unit came out as ``$M_{\\mathrm{vir}}/${10}^{12}...$$``."""
-    from papers_mcp.latexml import parse_page
-
-    page = (
-        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+    page = latexml_page(
         '<section class="ltx_section"><h2 class="ltx_title">1 Results</h2><table class="ltx_tabular">'
         '<tr class="ltx_tr"><td class="ltx_td">Halo</td><td class="ltx_td">'
         '<math alttext="M_{\\mathrm{vir}}/" display="inline"></math>'
         '<math alttext="{10}^{12}M_{\\odot}" display="inline"></math></td></tr>'
         '<tr class="ltx_tr"><td class="ltx_td">A</td><td class="ltx_td">'
-        '<math alttext="1.5" display="inline"></math></td></tr></table></section></article></body></html>'
+        '<math alttext="1.5" display="inline"></math></td></tr></table></section>'
     )
-    body = parse_page(page.encode(), "html").text.body
+    body = parse_page(page, "html").text.body
     assert "| Halo | $M_{\\mathrm{vir}}/{10}^{12}M_{\\odot}$ |" in body
     assert "| A | 1.5 |" in body
 
 
 def test_an_equation_group_of_rows_in_one_table_is_one_display_line_per_row() -> None:
     """Issue 18: oxide writes a multi-line equation group as ONE table whose rows are tr.ltx_equation."""
-    from papers_mcp.latexml import parse_page
-
     cell = (
         '<td class="ltx_td ltx_eqn_cell"><math alttext="\\displaystyle {tex}" display="inline"></math></td>'
     )
@@ -130,21 +126,19 @@ def test_an_equation_group_of_rows_in_one_table_is_one_display_line_per_row() ->
         f'<td class="ltx_eqn_cell ltx_eqn_eqno"><span class="ltx_tag">({n})</span></td></tr>'
         for n, (lhs, rhs) in enumerate([("R=", "\\lambda_{1}a"), ("", "+\\lambda_{2}b")], 1)
     )
-    page = (
-        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+    page = latexml_page(
         '<section class="ltx_section"><h2 class="ltx_title">1 Method</h2><div class="ltx_para">'
         f'<table class="ltx_equationgroup ltx_eqn_align ltx_eqn_table"><tbody>{rows}</tbody></table>'
-        "</div></section></article></body></html>"
+        "</div></section>"
     )
-    body = parse_page(page.encode(), "html").text.body
+    body = parse_page(page, "html").text.body
     assert "$$R= \\lambda_{1}a$$ (1)\n$$+\\lambda_{2}b$$ (2)" in body
 
 
 def test_a_footnote_waits_for_the_end_of_its_paragraph() -> None:
     """Synthetic, in the shape of 2401.00596v3: a sentence with a footnote continues after a display
     equation ("…two exponential functions,[^4] $$…$$ where $x$…"); the note follows the paragraph."""
-    page = (
-        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+    page = latexml_page(
         '<section class="ltx_section"><h2 class="ltx_title">1 Method</h2><div class="ltx_para">'
         '<p class="ltx_p">The average of two functions,<span class="ltx_note ltx_role_footnote">'
         '<sup class="ltx_note_mark">4</sup><span class="ltx_note_outer"><span class="ltx_note_content">'
@@ -153,9 +147,9 @@ def test_a_footnote_waits_for_the_end_of_its_paragraph() -> None:
         '<td class="ltx_td ltx_eqn_cell"><math alttext="f(x)=e^{-x}" display="block"></math></td>'
         "</tr></tbody></table>"
         '<p class="ltx_p">where <math alttext="x" display="inline"></math> is the rapidity.</p>'
-        "</div></section></article></body></html>"
+        "</div></section>"
     )
-    body = parse_page(page.encode(), "html").text.body
+    body = parse_page(page, "html").text.body
     assert body.index("functions,[^") < body.index("$$f(x)=e^{-x}$$") < body.index("where $x$")
     assert body.index("where $x$") < body.index("]: See Sec. 3.")
 
@@ -190,11 +184,10 @@ def test_a_superscript_unit_power_on_a_real_page_is_a_power() -> None:
 
 def test_latexml_section_signs_are_signs() -> None:
     """Synthetic: LaTeXML writes "§" as math with alttext ``\\lx@sectionsign`` (2608.29808v1: "(§III)")."""
-    page = (
-        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+    page = latexml_page(
         '<div class="ltx_para"><p class="ltx_p">As shown in (<math alttext="\\lx@sectionsign" '
         'display="inline"><mi>§</mi></math>III) and <math alttext="\\lx@sectionsign 2.1" display="inline">'
-        "<mi>§</mi><mn>2.1</mn></math>.</p></div></article></body></html>"
-    ).encode()
+        "<mi>§</mi><mn>2.1</mn></math>.</p></div>"
+    )
     body = parse_page(page, "html").text.body
     assert "(§III)" in body and "lx@" not in body
